@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Every kernel-version difference the module meets, in one place, so that
+ * the rest of the code is written against one API.  Checked against 6.1
+ * and 6.12.
+ */
+#ifndef _UDPCP_COMPAT_H
+#define _UDPCP_COMPAT_H
+
+#include <linux/version.h>
+#include <linux/hrtimer.h>
+#include <net/inet_sock.h>
+#include <net/ipv6.h>
+#include <net/genetlink.h>
+
+/* hrtimer_setup() replaced hrtimer_init() + assignment in 6.13. */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 13, 0)
+static inline void udpcp_hrtimer_setup(struct hrtimer *timer,
+				       enum hrtimer_restart (*fn)(struct hrtimer *),
+				       clockid_t clock, enum hrtimer_mode mode)
+{
+	hrtimer_init(timer, clock, mode);
+	timer->function = fn;
+}
+#else
+#define udpcp_hrtimer_setup hrtimer_setup
+#endif
+
+/* 6.6 moved inet_sock's bitfields into inet_flags. */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 6, 0)
+static inline bool udpcp_inet_mc_loop(const struct sock *sk)
+{
+	return inet_sk(sk)->mc_loop;
+}
+
+static inline u8 udpcp_inet_tos(const struct sock *sk)
+{
+	return inet_sk(sk)->tos;
+}
+
+static inline bool udpcp_inet_pktinfo(const struct sock *sk)
+{
+	return inet_sk(sk)->cmsg_flags & IP_CMSG_PKTINFO;
+}
+
+static inline void udpcp_inet_set_mc_loop(struct sock *sk, bool on)
+{
+	inet_sk(sk)->mc_loop = on;
+}
+#else
+static inline bool udpcp_inet_mc_loop(const struct sock *sk)
+{
+	return inet_test_bit(MC_LOOP, sk);
+}
+
+static inline u8 udpcp_inet_tos(const struct sock *sk)
+{
+	return READ_ONCE(inet_sk(sk)->tos);
+}
+
+static inline bool udpcp_inet_pktinfo(const struct sock *sk)
+{
+	return inet_test_bit(PKTINFO, sk);
+}
+
+static inline void udpcp_inet_set_mc_loop(struct sock *sk, bool on)
+{
+	inet_assign_bit(MC_LOOP, sk, on);
+}
+#endif
+
+/* 6.6+ finds ipv6_pinfo through the proto; before, from obj_size. */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 6, 0)
+#define UDPCP_HAVE_IPV6_PINFO_OFFSET
+#endif
+
+/* The request attributes of a dump moved into ->info in 6.2. */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 2, 0)
+#define udpcp_dump_attrs(cb)	(genl_dumpit_info(cb)->attrs)
+#else
+#define udpcp_dump_attrs(cb)	(genl_dumpit_info(cb)->info.attrs)
+#endif
+
+/* Event groups can require CAP_NET_ADMIN to join since 6.7. */
+#ifdef GENL_MCAST_CAP_NET_ADMIN
+#define UDPCP_MCGRP_FLAGS	GENL_MCAST_CAP_NET_ADMIN
+#else
+#define UDPCP_MCGRP_FLAGS	0
+#endif
+
+#endif /* _UDPCP_COMPAT_H */

@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * UDPCP: module init and exit, per-namespace state.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <net/net_namespace.h>
+
+#include "udpcp.h"
+
+unsigned int udpcp_net_id __read_mostly;
+
+/* Idle peers are collected this often; expiry is in milliseconds. */
+#define UDPCP_GC_INTERVAL	(HZ)
+
+static void udpcp_gc_work(struct work_struct *work)
+{
+	struct udpcp_net *un = container_of(to_delayed_work(work),
+					    struct udpcp_net, gc_work);
+
+	udpcp_peers_gc(un);
+	schedule_delayed_work(&un->gc_work, UDPCP_GC_INTERVAL);
+}
+
+void udpcp_net_link_sock(struct udpcp_sock *usk)
+{
+	struct udpcp_net *un = udpcp_pernet(udpcp_sock_net(usk));
+
+	mutex_lock(&un->lock);
+	usk->params = un->defaults;
+	list_add_tail(&usk->net_node, &un->socks);
+	mutex_unlock(&un->lock);
+}
+
+void udpcp_net_unlink_sock(struct udpcp_sock *usk)
+{
+	struct udpcp_net *un = udpcp_pernet(udpcp_sock_net(usk));
+
+	mutex_lock(&un->lock);
+	list_del_init(&usk->net_node);
+	spin_lock_bh(&usk->lock);
+	udpcp_stats_add(&un->closed_stats, &usk->stats);
+	spin_unlock_bh(&usk->lock);
+	mutex_unlock(&un->lock);
+}
+
+static int __net_init udpcp_net_init(struct net *net)
+{
+	struct udpcp_net *un = udpcp_pernet(net);
+
+	un->net = net;
+	mutex_init(&un->lock);
+	INIT_LIST_HEAD(&un->socks);
+	INIT_LIST_HEAD(&un->configs);
+	un->defaults = (struct udpcp_params) {
+		.transfer_mode = UDPCP_ACK,
+		.checksum = 1,
+		.tx_timeout_ms = UDPCP_DEF_TX_TIMEOUT_MS,
+		.rx_timeout_ms = UDPCP_DEF_RX_TIMEOUT_MS,
+		.max_tries = UDPCP_DEF_MAXTRY,
+		.outstanding_acks = UDPCP_DEF_OUTSTANDING,
+	};
+	un->max_peers = UDPCP_DEF_MAX_PEERS;
+	un->peer_expiry_ms = UDPCP_DEF_PEER_EXPIRY_MS;
+	INIT_DELAYED_WORK(&un->gc_work, udpcp_gc_work);
+	if (udpcp_peers_net_init(un))
+		return -ENOMEM;
+	schedule_delayed_work(&un->gc_work, UDPCP_GC_INTERVAL);
+	return 0;
+}
+
+/*
+ * Sockets hold a reference on their namespace, so by now every UDPCP
+ * socket of it has been closed.
+ */
+static void __net_exit udpcp_net_exit(struct net *net)
+{
+	struct udpcp_net *un = udpcp_pernet(net);
+
+	cancel_delayed_work_sync(&un->gc_work);
+	WARN_ON_ONCE(!list_empty(&un->socks));
+	udpcp_peers_net_exit(un);
+}
+
+static struct pernet_operations udpcp_net_ops = {
+	.init = udpcp_net_init,
+	.exit = udpcp_net_exit,
+	.id   = &udpcp_net_id,
+	.size = sizeof(struct udpcp_net),
+};
+
+static int __init udpcp_init(void)
+{
+	int err;
+
+	err = register_pernet_subsys(&udpcp_net_ops);
+	if (err)
+		return err;
+	err = udpcp_genl_init();
+	if (err)
+		goto err_net;
+	err = udpcp_proto_init();
+	if (err)
+		goto err_genl;
+	return 0;
+
+err_genl:
+	udpcp_genl_exit();
+err_net:
+	unregister_pernet_subsys(&udpcp_net_ops);
+	return err;
+}
+
+static void __exit udpcp_exit(void)
+{
+	udpcp_proto_exit();
+	udpcp_genl_exit();
+	unregister_pernet_subsys(&udpcp_net_ops);
+}
+
+module_init(udpcp_init);
+module_exit(udpcp_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("UDPCP: the OBSAI UDP-based communication protocol");
+MODULE_AUTHOR("The UDPCP for Linux authors");
+/* socket(AF_INET[6], SOCK_DGRAM, IPPROTO_UDPCP) loads the module. */
+MODULE_ALIAS_NET_PF_PROTO_TYPE(PF_INET, 258, 2);
+MODULE_ALIAS_NET_PF_PROTO_TYPE(PF_INET6, 258, 2);
+MODULE_ALIAS_GENL_FAMILY(UDPCP_GENL_NAME);

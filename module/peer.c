@@ -1,0 +1,345 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * UDPCP: peers (per socket and remote endpoint), their timer, expiry, and
+ * the per-namespace memory of message IDs used toward each destination.
+ */
+#include <linux/slab.h>
+#include <linux/jhash.h>
+
+#include "udpcp.h"
+
+static const struct rhashtable_params udpcp_peer_rht = {
+	.head_offset = offsetof(struct udpcp_peer, node),
+	.key_offset = offsetof(struct udpcp_peer, key),
+	.key_len = sizeof(struct udpcp_peer_key),
+	.automatic_shrinking = true,
+};
+
+/*
+ * Deployed receivers keep their duplicate history across a sync, so the
+ * next message ID toward a destination outlives the socket that used it.
+ */
+struct udpcp_hist_key {
+	struct in6_addr	addr;
+	__be16		port;
+	__be16		local_port;
+};
+
+struct udpcp_hist {
+	struct rhash_head	node;
+	struct udpcp_hist_key	key;
+	u16			next_id;
+	struct rcu_head		rcu;
+};
+
+static const struct rhashtable_params udpcp_hist_rht = {
+	.head_offset = offsetof(struct udpcp_hist, node),
+	.key_offset = offsetof(struct udpcp_hist, key),
+	.key_len = sizeof(struct udpcp_hist_key),
+	.automatic_shrinking = true,
+};
+
+int udpcp_peers_net_init(struct udpcp_net *un)
+{
+	int err;
+
+	err = rhashtable_init(&un->peers, &udpcp_peer_rht);
+	if (err)
+		return err;
+	err = rhashtable_init(&un->history, &udpcp_hist_rht);
+	if (err)
+		rhashtable_destroy(&un->peers);
+	return err;
+}
+
+static void udpcp_hist_free(void *ptr, void *arg)
+{
+	kfree(ptr);
+}
+
+void udpcp_peers_net_exit(struct udpcp_net *un)
+{
+	/* Every socket is closed: only the ID history is left. */
+	rhashtable_destroy(&un->peers);
+	rhashtable_free_and_destroy(&un->history, udpcp_hist_free, NULL);
+}
+
+static void udpcp_hist_key(const struct udpcp_peer *peer,
+			   struct udpcp_hist_key *key)
+{
+	memset(key, 0, sizeof(*key));
+	key->addr = peer->key.addr;
+	key->port = peer->key.port;
+	key->local_port = peer->usk->inet.inet_sport;
+}
+
+/* Take over the ID sequence a closed socket left toward this peer. */
+static void udpcp_hist_take(struct udpcp_net *un, struct udpcp_peer *peer)
+{
+	struct udpcp_hist_key key;
+	struct udpcp_hist *h;
+
+	udpcp_hist_key(peer, &key);
+	h = rhashtable_lookup_fast(&un->history, &key, udpcp_hist_rht);
+	if (!h)
+		return;
+	if (rhashtable_remove_fast(&un->history, &h->node, udpcp_hist_rht))
+		return;
+	peer->next_id = h->next_id;
+	atomic_dec(&un->history_count);
+	kfree_rcu(h, rcu);
+}
+
+static void udpcp_hist_save(struct udpcp_net *un, struct udpcp_peer *peer)
+{
+	struct udpcp_hist *h, *old;
+
+	if (peer->next_id == 1 || (peer->flags & UDPCP_PEER_F_GROUP))
+		return;
+	if (atomic_inc_return(&un->history_count) > UDPCP_HISTORY_MAX)
+		goto full;
+	h = kzalloc(sizeof(*h), GFP_ATOMIC);
+	if (!h)
+		goto full;
+	udpcp_hist_key(peer, &h->key);
+	h->next_id = peer->next_id;
+	old = rhashtable_lookup_get_insert_fast(&un->history, &h->node,
+						udpcp_hist_rht);
+	if (!old)
+		return;
+	/* Another socket on the same port got there first; newest wins. */
+	if (!IS_ERR(old))
+		old->next_id = h->next_id;
+	kfree(h);
+full:
+	atomic_dec(&un->history_count);
+}
+
+struct udpcp_peer *udpcp_peer_lookup(struct udpcp_sock *usk,
+				     const struct udpcp_addr *ra)
+{
+	struct udpcp_net *un = udpcp_pernet(udpcp_sock_net(usk));
+	struct udpcp_peer_key key;
+
+	memset(&key, 0, sizeof(key));
+	key.usk = usk;
+	key.addr = ra->addr;
+	key.port = ra->port;
+	return rhashtable_lookup_fast(&un->peers, &key, udpcp_peer_rht);
+}
+
+void udpcp_peer_params(const struct udpcp_peer *peer, struct udpcp_params *p)
+{
+	const struct udpcp_params *own = &peer->params;
+	u32 o = peer->override;
+
+	*p = peer->usk->params;
+	if (o & BIT(UDPCP_P_TRANSFER_MODE))
+		p->transfer_mode = own->transfer_mode;
+	if (o & BIT(UDPCP_P_CHECKSUM))
+		p->checksum = own->checksum;
+	if (o & BIT(UDPCP_P_TX_TIMEOUT))
+		p->tx_timeout_ms = own->tx_timeout_ms;
+	if (o & BIT(UDPCP_P_RX_TIMEOUT))
+		p->rx_timeout_ms = own->rx_timeout_ms;
+	if (o & BIT(UDPCP_P_MAX_TRIES))
+		p->max_tries = own->max_tries;
+	if (o & BIT(UDPCP_P_OUTSTANDING_ACKS))
+		p->outstanding_acks = own->outstanding_acks;
+}
+
+void udpcp_peer_touch(struct udpcp_peer *peer)
+{
+	WRITE_ONCE(peer->last_active, jiffies);
+}
+
+/* Under the socket lock: arm the timer for the earliest deadline. */
+void udpcp_peer_timer_update(struct udpcp_peer *peer)
+{
+	ktime_t next = peer->tx_deadline;
+
+	if (peer->flags & UDPCP_PEER_F_DEAD)
+		return;
+	if (peer->rx_deadline && (!next || peer->rx_deadline < next))
+		next = peer->rx_deadline;
+	if (next)
+		hrtimer_start(&peer->timer, next, HRTIMER_MODE_ABS_SOFT);
+}
+
+static enum hrtimer_restart udpcp_peer_timer(struct hrtimer *timer)
+{
+	struct udpcp_peer *peer = container_of(timer, struct udpcp_peer, timer);
+	struct udpcp_sock *usk = peer->usk;
+	struct sk_buff_head xmitq;
+	ktime_t now = ktime_get();
+
+	__skb_queue_head_init(&xmitq);
+	spin_lock_bh(&usk->lock);
+	if (!(peer->flags & UDPCP_PEER_F_DEAD)) {
+		if (peer->tx_deadline && peer->tx_deadline <= now)
+			udpcp_tx_timeout(peer, &xmitq);
+		if (peer->rx_deadline && peer->rx_deadline <= now)
+			udpcp_rx_timeout(peer);
+		udpcp_peer_timer_update(peer);
+	}
+	spin_unlock_bh(&usk->lock);
+	udpcp_udp_xmit_list(&xmitq);
+	return HRTIMER_NORESTART;
+}
+
+static bool udpcp_addr_is_group(const struct in6_addr *addr)
+{
+	if (ipv6_addr_v4mapped(addr)) {
+		__be32 a = addr->s6_addr32[3];
+
+		return ipv4_is_multicast(a) || ipv4_is_lbcast(a);
+	}
+	return ipv6_addr_is_multicast(addr);
+}
+
+/*
+ * In the receive path (softirq) or sendmsg.  A socket holds at most
+ * max_peers: beyond that traffic from or to new endpoints is refused
+ * rather than evicting state that may hold undelivered messages.
+ */
+struct udpcp_peer *udpcp_peer_get_or_create(struct udpcp_sock *usk,
+					    const struct udpcp_addr *ra,
+					    gfp_t gfp)
+{
+	struct udpcp_net *un = udpcp_pernet(udpcp_sock_net(usk));
+	struct udpcp_peer *peer, *old;
+
+	peer = udpcp_peer_lookup(usk, ra);
+	if (peer)
+		return peer;
+
+	if (READ_ONCE(usk->npeers) >= READ_ONCE(un->max_peers))
+		return ERR_PTR(-ENOBUFS);
+	peer = kzalloc(sizeof(*peer), gfp);
+	if (!peer)
+		return ERR_PTR(-ENOMEM);
+	if (dst_cache_init(&peer->dst_cache, gfp)) {
+		kfree(peer);
+		return ERR_PTR(-ENOMEM);
+	}
+	peer->key.usk = usk;
+	peer->key.addr = ra->addr;
+	peer->key.port = ra->port;
+	peer->ifindex = ra->ifindex;
+	peer->usk = usk;
+	peer->next_id = 1;
+	peer->flags = UDPCP_PEER_F_NEED_SYNC;
+	peer->last_active = jiffies;
+	skb_queue_head_init(&peer->txq);
+	udpcp_hrtimer_setup(&peer->timer, udpcp_peer_timer, CLOCK_MONOTONIC,
+			    HRTIMER_MODE_ABS_SOFT);
+
+	spin_lock_bh(&usk->lock);
+	if (usk->dead || usk->npeers >= READ_ONCE(un->max_peers)) {
+		old = ERR_PTR(usk->dead ? -ESHUTDOWN : -ENOBUFS);
+		goto unlock_free;
+	}
+	old = rhashtable_lookup_get_insert_fast(&un->peers, &peer->node,
+						udpcp_peer_rht);
+	if (old)
+		goto unlock_free;
+	if (udpcp_addr_is_group(&ra->addr))
+		peer->flags = UDPCP_PEER_F_GROUP;
+	else if (udpcp_udp_dest_is_broadcast(peer))
+		peer->flags = UDPCP_PEER_F_GROUP | UDPCP_PEER_F_BCAST;
+	else
+		udpcp_hist_take(un, peer);
+	if (ipv6_addr_v4mapped(&ra->addr) &&
+	    ipv4_is_lbcast(ra->addr.s6_addr32[3]))
+		peer->flags |= UDPCP_PEER_F_BCAST;
+	list_add_tail(&peer->sock_node, &usk->peers);
+	usk->npeers++;
+	spin_unlock_bh(&usk->lock);
+	udpcp_notify_peer(peer, UDPCP_CMD_PEER_CREATED_NTF, 0, GFP_ATOMIC);
+	return peer;
+
+unlock_free:
+	spin_unlock_bh(&usk->lock);
+	dst_cache_destroy(&peer->dst_cache);
+	kfree(peer);
+	return old;
+}
+
+/* Under the socket lock: take the peer out of every table. */
+static void udpcp_peer_unlink(struct udpcp_net *un, struct udpcp_peer *peer)
+{
+	struct udpcp_sock *usk = peer->usk;
+
+	rhashtable_remove_fast(&un->peers, &peer->node, udpcp_peer_rht);
+	list_del(&peer->sock_node);
+	usk->npeers--;
+	peer->flags |= UDPCP_PEER_F_DEAD;
+	udpcp_hist_save(un, peer);
+	udpcp_tx_purge(peer);
+	udpcp_rx_purge(peer);
+	udpcp_stats_add(&usk->stats, &peer->stats);
+	memset(&peer->stats, 0, sizeof(peer->stats));
+}
+
+/* Process context, socket lock not held: the timer may still run. */
+static void udpcp_peer_free(struct udpcp_peer *peer)
+{
+	hrtimer_cancel(&peer->timer);
+	udpcp_notify_peer(peer, UDPCP_CMD_PEER_REMOVED_NTF, 0, GFP_KERNEL);
+	dst_cache_destroy(&peer->dst_cache);
+	kfree_rcu(peer, rcu);
+}
+
+static void udpcp_peers_free_list(struct list_head *list)
+{
+	struct udpcp_peer *peer, *tmp;
+
+	list_for_each_entry_safe(peer, tmp, list, sock_node)
+		udpcp_peer_free(peer);
+}
+
+/* Close: the socket is marked dead, so no peer can be added meanwhile. */
+void udpcp_peers_release_sock(struct udpcp_sock *usk)
+{
+	struct udpcp_net *un = udpcp_pernet(udpcp_sock_net(usk));
+	struct udpcp_peer *peer, *tmp;
+	LIST_HEAD(dead);
+
+	spin_lock_bh(&usk->lock);
+	list_for_each_entry_safe(peer, tmp, &usk->peers, sock_node) {
+		udpcp_peer_unlink(un, peer);
+		list_add_tail(&peer->sock_node, &dead);
+	}
+	spin_unlock_bh(&usk->lock);
+	udpcp_peers_free_list(&dead);
+}
+
+static bool udpcp_peer_idle(const struct udpcp_peer *peer, unsigned long expiry)
+{
+	return !(peer->flags & UDPCP_PEER_F_CONFIGURED) &&
+	       peer->tx_state == UDPCP_TX_IDLE && !peer->tx_msg &&
+	       skb_queue_empty(&peer->txq) && !peer->rx_head &&
+	       time_after(jiffies, peer->last_active + expiry);
+}
+
+void udpcp_peers_gc(struct udpcp_net *un)
+{
+	unsigned long expiry = msecs_to_jiffies(READ_ONCE(un->peer_expiry_ms));
+	struct udpcp_peer *peer, *tmp;
+	struct udpcp_sock *usk;
+	LIST_HEAD(dead);
+
+	mutex_lock(&un->lock);
+	list_for_each_entry(usk, &un->socks, net_node) {
+		spin_lock_bh(&usk->lock);
+		list_for_each_entry_safe(peer, tmp, &usk->peers, sock_node) {
+			if (!udpcp_peer_idle(peer, expiry))
+				continue;
+			udpcp_peer_unlink(un, peer);
+			list_add_tail(&peer->sock_node, &dead);
+		}
+		spin_unlock_bh(&usk->lock);
+	}
+	mutex_unlock(&un->lock);
+	udpcp_peers_free_list(&dead);
+}

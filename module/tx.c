@@ -1,0 +1,402 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * UDPCP: the sender.  One message at a time per peer, in order: a sync
+ * first where the peer needs one, then the message's fragments with at
+ * most outstanding_acks of them unacknowledged (ack mode), retransmission
+ * on timeout, failure after max_tries.
+ *
+ * Everything here runs under the socket lock and only queues built
+ * packets on @xmitq; the caller transmits them after unlocking.
+ */
+#include <linux/errqueue.h>
+#include <net/ip.h>
+
+#include "udpcp.h"
+
+/* Used when no route is known: the packets are lost and retried. */
+#define UDPCP_FALLBACK_PAYLOAD	(IPV6_MIN_MTU - sizeof(struct ipv6hdr) - \
+				 sizeof(struct udphdr) - UDPCP_HDR_LEN)
+
+static void udpcp_tx_next(struct udpcp_peer *peer, struct sk_buff_head *xmitq);
+
+static ktime_t udpcp_tx_deadline(const struct udpcp_peer *peer)
+{
+	struct udpcp_params p;
+
+	udpcp_peer_params(peer, &p);
+	return ktime_add_ms(ktime_get(), p.tx_timeout_ms);
+}
+
+static void udpcp_tx_packet(struct udpcp_peer *peer, struct sk_buff *skb,
+			    struct sk_buff_head *xmitq)
+{
+	if (udpcp_udp_route(peer, skb)) {
+		kfree_skb(skb);
+		return;
+	}
+	__skb_queue_tail(xmitq, skb);
+}
+
+static void udpcp_tx_sync(struct udpcp_peer *peer, struct sk_buff_head *xmitq)
+{
+	struct sk_buff *skb;
+	u8 flags = UDPCP_F_SINGLE;
+
+	skb = udpcp_udp_alloc(UDPCP_HDR_LEN);
+	if (!skb)
+		return;
+	if (peer->tx_csum)
+		flags |= UDPCP_F_CHECKSUM;
+	udpcp_hdr_build(skb_put(skb, UDPCP_HDR_LEN), UDPCP_TYPE_DATA, flags, 0,
+			1, 0, UDPCP_SYNC_ID, 0);
+	if (peer->tx_csum)
+		udpcp_csum_set(skb);
+	udpcp_tx_packet(peer, skb, xmitq);
+}
+
+static void udpcp_tx_frag(struct udpcp_peer *peer, unsigned int num,
+			  struct sk_buff_head *xmitq)
+{
+	struct sk_buff *msg = peer->tx_msg;
+	unsigned int off = num * peer->tx_frag_payload;
+	unsigned int len = min_t(unsigned int, msg->len - off,
+				 peer->tx_frag_payload);
+	struct sk_buff *skb;
+	u8 flags = 0;
+
+	skb = udpcp_udp_alloc(UDPCP_HDR_LEN + len);
+	if (!skb)
+		return;	/* retransmitted on timeout, or lost in no-ack mode */
+	switch (peer->tx_mode) {
+	case UDPCP_NOACK:
+		/* Deployed peers send S=1 with N=1. */
+		flags = UDPCP_F_NOACK | UDPCP_F_SINGLE;
+		break;
+	case UDPCP_SINGLE_ACK:
+		flags = UDPCP_F_SINGLE;
+		break;
+	}
+	if (peer->tx_csum)
+		flags |= UDPCP_F_CHECKSUM;
+	udpcp_hdr_build(skb_put(skb, UDPCP_HDR_LEN), UDPCP_TYPE_DATA, flags, 0,
+			peer->tx_frags, num, peer->tx_id, msg->len);
+	if (skb_copy_bits(msg, off, skb_put(skb, len), len)) {
+		kfree_skb(skb);
+		return;
+	}
+	if (peer->tx_csum)
+		udpcp_csum_set(skb);
+	udpcp_tx_packet(peer, skb, xmitq);
+}
+
+static void udpcp_tx_done(struct udpcp_peer *peer, struct sk_buff *msg)
+{
+	struct udpcp_sock *usk = peer->usk;
+
+	usk->tx_pending--;
+	if (msg)
+		consume_skb(msg);
+	udpcp_sock_wake_flush(usk);
+}
+
+/* Send what the window allows: all of it but in ack mode. */
+static void udpcp_tx_fill(struct udpcp_peer *peer, struct sk_buff_head *xmitq)
+{
+	unsigned int window = peer->tx_frags;
+	struct udpcp_params p;
+
+	if (peer->tx_mode == UDPCP_ACK) {
+		udpcp_peer_params(peer, &p);
+		window = p.outstanding_acks;
+	}
+	while (peer->tx_next < peer->tx_frags &&
+	       peer->tx_next - peer->tx_base < window)
+		udpcp_tx_frag(peer, peer->tx_next++, xmitq);
+}
+
+static void udpcp_rtt_sample(u32 *srtt, u32 sample)
+{
+	/* RFC 6298's alpha = 1/8; the first sample is taken as is. */
+	*srtt = *srtt ? *srtt - (*srtt >> 3) + (sample >> 3) : sample;
+}
+
+static void udpcp_tx_complete(struct udpcp_peer *peer)
+{
+	struct udpcp_sock *usk = peer->usk;
+	struct sk_buff *msg = peer->tx_msg;
+
+	if (!peer->tx_retried) {
+		u32 rtt = ktime_us_delta(ktime_get(), peer->tx_start);
+
+		udpcp_rtt_sample(&peer->srtt_us, rtt);
+		udpcp_rtt_sample(&usk->srtt_us, rtt);
+	}
+	peer->stats.tx_msgs++;
+	peer->stats.tx_bytes += msg->len;
+	peer->tx_msg = NULL;
+	peer->tx_state = UDPCP_TX_IDLE;
+	peer->tx_deadline = 0;
+	udpcp_tx_done(peer, msg);
+}
+
+static void udpcp_peer_to_addr(const struct udpcp_peer *peer,
+			       struct udpcp_addr *to)
+{
+	memset(to, 0, sizeof(*to));
+	to->addr = peer->key.addr;
+	to->port = peer->key.port;
+	to->ifindex = peer->ifindex;
+}
+
+/* The message failed: tell the application and resync before the next. */
+static void udpcp_tx_fail(struct udpcp_peer *peer, struct sk_buff *msg,
+			  u16 id, int err)
+{
+	struct udpcp_addr to;
+
+	udpcp_peer_to_addr(peer, &to);
+	udpcp_tx_fail_report(peer->usk, &to, id, msg->len, err);
+	peer->stats.tx_timeout++;
+	if (!(peer->flags & UDPCP_PEER_F_GROUP))
+		peer->flags |= UDPCP_PEER_F_NEED_SYNC;
+	udpcp_notify_peer(peer, UDPCP_CMD_MSG_FAILED_NTF, id, GFP_ATOMIC);
+	udpcp_tx_done(peer, msg);
+}
+
+static void udpcp_tx_start(struct udpcp_peer *peer, struct sk_buff *msg,
+			   struct sk_buff_head *xmitq)
+{
+	unsigned int payload = udpcp_udp_mtu_payload(peer);
+
+	if (!payload)
+		payload = UDPCP_FALLBACK_PAYLOAD;
+	peer->tx_id = peer->next_id;
+	peer->next_id = udpcp_next_id(peer->next_id);
+	peer->tx_frags = max_t(unsigned int, 1, DIV_ROUND_UP(msg->len, payload));
+	if (DIV_ROUND_UP(msg->len, payload) > UDPCP_MAX_FRAGS) {
+		/* The path MTU is too small for this message. */
+		udpcp_tx_fail(peer, msg, peer->tx_id, EMSGSIZE);
+		return;
+	}
+	peer->tx_frag_payload = payload;
+	peer->tx_msg = msg;
+	peer->tx_base = 0;
+	peer->tx_next = 0;
+	peer->tx_tries = 1;
+	peer->tx_retried = false;
+	peer->tx_start = ktime_get();
+	bitmap_zero(peer->tx_acked, UDPCP_MAX_FRAGS + 1);
+
+	udpcp_tx_fill(peer, xmitq);
+	if (peer->tx_mode == UDPCP_NOACK) {
+		peer->stats.tx_msgs++;
+		peer->stats.tx_bytes += msg->len;
+		peer->tx_msg = NULL;
+		udpcp_tx_done(peer, msg);
+		return;
+	}
+	peer->tx_state = UDPCP_TX_SENDING;
+	peer->tx_deadline = udpcp_tx_deadline(peer);
+}
+
+/* Start the next queued message, with a sync first where one is owed. */
+static void udpcp_tx_next(struct udpcp_peer *peer, struct sk_buff_head *xmitq)
+{
+	struct udpcp_params p;
+	struct sk_buff *msg;
+
+	while (peer->tx_state == UDPCP_TX_IDLE &&
+	       (msg = skb_peek(&peer->txq)) != NULL) {
+		udpcp_peer_params(peer, &p);
+		peer->tx_mode = UDPCP_TX_CB(msg)->mode;
+		if (peer->tx_mode == UDPCP_TX_DEFAULT)
+			peer->tx_mode = p.transfer_mode;
+		peer->tx_csum = UDPCP_TX_CB(msg)->csum;
+		if (peer->tx_csum == UDPCP_TX_DEFAULT)
+			peer->tx_csum = p.checksum;
+		if (peer->flags & UDPCP_PEER_F_GROUP)
+			peer->tx_mode = UDPCP_NOACK;
+		if (peer->tx_mode != UDPCP_NOACK &&
+		    (peer->flags & UDPCP_PEER_F_NEED_SYNC)) {
+			peer->tx_state = UDPCP_TX_SYNC;
+			peer->tx_tries = 1;
+			peer->tx_start = ktime_get();
+			peer->tx_deadline = udpcp_tx_deadline(peer);
+			udpcp_tx_sync(peer, xmitq);
+			break;
+		}
+		__skb_unlink(msg, &peer->txq);
+		udpcp_tx_start(peer, msg, xmitq);
+	}
+	udpcp_peer_timer_update(peer);
+}
+
+int udpcp_tx_queue(struct udpcp_sock *usk, struct udpcp_peer *peer,
+		   struct sk_buff *msg, struct sk_buff_head *xmitq)
+{
+	__skb_queue_tail(&peer->txq, msg);
+	usk->tx_pending++;
+	udpcp_peer_touch(peer);
+	udpcp_tx_next(peer, xmitq);
+	return 0;
+}
+
+void udpcp_tx_ack(struct udpcp_peer *peer, const struct udpcp_hdr *h,
+		  struct sk_buff_head *xmitq)
+{
+	u16 id = ntohs(h->msg_id);
+	unsigned int num = h->frag_num;
+
+	switch (peer->tx_state) {
+	case UDPCP_TX_SYNC:
+		if (id != UDPCP_SYNC_ID)
+			return;
+		peer->flags &= ~UDPCP_PEER_F_NEED_SYNC;
+		peer->tx_state = UDPCP_TX_IDLE;
+		peer->tx_deadline = 0;
+		udpcp_notify_peer(peer, UDPCP_CMD_PEER_RESYNC_NTF, 0, GFP_ATOMIC);
+		break;
+	case UDPCP_TX_SENDING:
+		if (id != peer->tx_id)
+			return;
+		/* Single-ack: deployed receivers echo fragment 0, not the last. */
+		if (peer->tx_mode == UDPCP_SINGLE_ACK) {
+			udpcp_tx_complete(peer);
+			break;
+		}
+		if (num >= peer->tx_next || test_and_set_bit(num, peer->tx_acked))
+			return;
+		if (num != peer->tx_base)
+			return;
+		while (peer->tx_base < peer->tx_next &&
+		       test_bit(peer->tx_base, peer->tx_acked))
+			peer->tx_base++;
+		if (peer->tx_base == peer->tx_frags) {
+			udpcp_tx_complete(peer);
+			break;
+		}
+		/* Progress: the oldest packet in flight gets a fresh timer. */
+		peer->tx_tries = 1;
+		peer->tx_deadline = udpcp_tx_deadline(peer);
+		udpcp_tx_fill(peer, xmitq);
+		udpcp_peer_timer_update(peer);
+		return;
+	default:
+		return;
+	}
+	udpcp_tx_next(peer, xmitq);
+}
+
+void udpcp_tx_timeout(struct udpcp_peer *peer, struct sk_buff_head *xmitq)
+{
+	struct udpcp_params p;
+	struct sk_buff *msg;
+	unsigned int i;
+
+	peer->tx_deadline = 0;
+	udpcp_peer_params(peer, &p);
+	switch (peer->tx_state) {
+	case UDPCP_TX_SYNC:
+		if (peer->tx_tries < p.max_tries) {
+			peer->tx_tries++;
+			peer->stats.tx_retries++;
+			peer->tx_deadline = udpcp_tx_deadline(peer);
+			udpcp_tx_sync(peer, xmitq);
+			return;
+		}
+		/* The message waiting for the sync fails in its place. */
+		peer->tx_state = UDPCP_TX_IDLE;
+		msg = __skb_dequeue(&peer->txq);
+		if (msg) {
+			u16 id = peer->next_id;
+
+			peer->next_id = udpcp_next_id(id);
+			udpcp_tx_fail(peer, msg, id, ETIMEDOUT);
+		}
+		break;
+	case UDPCP_TX_SENDING:
+		if (peer->tx_tries < p.max_tries) {
+			peer->tx_tries++;
+			peer->tx_retried = true;
+			for (i = peer->tx_base; i < peer->tx_next; i++) {
+				if (test_bit(i, peer->tx_acked))
+					continue;
+				peer->stats.tx_retries++;
+				udpcp_tx_frag(peer, i, xmitq);
+			}
+			peer->tx_deadline = udpcp_tx_deadline(peer);
+			return;
+		}
+		msg = peer->tx_msg;
+		peer->tx_msg = NULL;
+		peer->tx_state = UDPCP_TX_IDLE;
+		udpcp_tx_fail(peer, msg, peer->tx_id, ETIMEDOUT);
+		break;
+	default:
+		return;
+	}
+	udpcp_tx_next(peer, xmitq);
+}
+
+/* The peer goes away with the socket: what is unsent is dropped. */
+void udpcp_tx_purge(struct udpcp_peer *peer)
+{
+	struct sk_buff *msg;
+
+	if (peer->tx_msg) {
+		udpcp_tx_done(peer, peer->tx_msg);
+		peer->tx_msg = NULL;
+	}
+	while ((msg = __skb_dequeue(&peer->txq)) != NULL)
+		udpcp_tx_done(peer, msg);
+	peer->tx_state = UDPCP_TX_IDLE;
+	peer->tx_deadline = 0;
+}
+
+/*
+ * Queue a sock_extended_err for a failed message on the error queue, in
+ * the form ip_recv_error()/ipv6_recv_error() read: a network header whose
+ * destination address field holds the message's destination.
+ */
+void udpcp_tx_fail_report(struct udpcp_sock *usk, const struct udpcp_addr *to,
+			  u16 id, unsigned int len, int err)
+{
+	struct sock *sk = &usk->inet.sk;
+	struct sock_exterr_skb *serr;
+	struct sk_buff *skb;
+	u8 *daddr;
+
+	skb = alloc_skb(sizeof(struct ipv6hdr), GFP_ATOMIC);
+	if (!skb)
+		return;
+	skb_reset_network_header(skb);
+	serr = SKB_EXT_ERR(skb);
+	memset(serr, 0, sizeof(*serr));
+	if (udpcp_addr_is_v4(to)) {
+		struct iphdr *iph = skb_put_zero(skb, sizeof(*iph));
+
+		iph->version = 4;
+		iph->daddr = udpcp_addr_v4(to);
+		daddr = (u8 *)&iph->daddr;
+		skb->protocol = htons(ETH_P_IP);
+	} else {
+		struct ipv6hdr *ip6h = skb_put_zero(skb, sizeof(*ip6h));
+
+		ip6h->version = 6;
+		ip6h->daddr = to->addr;
+		daddr = (u8 *)&ip6h->daddr;
+		skb->protocol = htons(ETH_P_IPV6);
+		serr->header.h6.iif = to->ifindex;
+	}
+	serr->ee.ee_errno = err;
+	serr->ee.ee_origin = SO_EE_ORIGIN_LOCAL;
+	serr->ee.ee_info = id;
+	serr->ee.ee_data = len;
+	serr->addr_offset = daddr - skb_network_header(skb);
+	serr->port = to->port;
+	/* No payload: the message itself is not returned. */
+	__skb_pull(skb, skb->len);
+	skb_reset_transport_header(skb);
+	if (sock_queue_err_skb(sk, skb))
+		kfree_skb(skb);
+}

@@ -1,0 +1,358 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * UDPCP: internal declarations shared by the module's files.
+ */
+#ifndef _UDPCP_H
+#define _UDPCP_H
+
+#include <linux/types.h>
+#include <linux/skbuff.h>
+#include <linux/hrtimer.h>
+#include <linux/rhashtable.h>
+#include <linux/workqueue.h>
+#include <net/sock.h>
+#include <net/inet_sock.h>
+#include <net/ipv6.h>
+#include <net/dst_cache.h>
+#include <net/netns/generic.h>
+#include <linux/udpcp.h>
+
+#include "compat.h"
+
+/* Wire format (see Documentation/udpcp.rst) */
+#define UDPCP_HDR_LEN		12
+#define UDPCP_VERSION		2
+#define UDPCP_TYPE_DATA		1
+#define UDPCP_TYPE_ACK		2
+#define UDPCP_SYNC_ID		0
+#define UDPCP_MAX_ID		0xfffe	/* IDs count 1..0xfffe and wrap to 1 */
+#define UDPCP_MAX_FRAGS		255
+
+/* Octet 4: MsgT(2) Ver(3) N C S; octet 5: D Reserved(7). */
+#define UDPCP_F_NOACK		0x04
+#define UDPCP_F_CHECKSUM	0x02
+#define UDPCP_F_SINGLE		0x01
+#define UDPCP_F_DUP		0x80
+
+struct udpcp_hdr {
+	__be32	checksum;
+	u8	flags;		/* type, version, N, C, S */
+	u8	flags2;		/* D, reserved */
+	u8	frag_amount;
+	u8	frag_num;
+	__be16	msg_id;
+	__be16	msg_len;
+} __packed;
+
+static inline u8 udpcp_hdr_type(const struct udpcp_hdr *h)
+{
+	return h->flags >> 6;
+}
+
+/*
+ * Assumption (udpcp-wire.md leaves it to us): a data message whose ID lies
+ * behind the last delivered one by less than this distance is a late
+ * duplicate, not a new message.  Deployed senders only move forward (or
+ * sync first), and netem-style duplication can deliver old packets late.
+ * 1 is the strict reading: only the last ID counts as a duplicate.
+ */
+#define UDPCP_RX_DUP_WINDOW	32767
+
+/* Defaults of a new namespace. */
+#define UDPCP_DEF_TX_TIMEOUT_MS	100
+#define UDPCP_DEF_RX_TIMEOUT_MS	1000
+#define UDPCP_DEF_MAXTRY	5
+#define UDPCP_DEF_OUTSTANDING	8
+#define UDPCP_DEF_MAX_PEERS	1024
+#define UDPCP_DEF_PEER_EXPIRY_MS (300 * 1000)
+#define UDPCP_MAX_PEERS_LIMIT	1000000
+#define UDPCP_MAX_EXPIRY_MS	(24 * 3600 * 1000)
+#define UDPCP_HISTORY_MAX	65536	/* remembered message IDs per netns */
+
+struct udpcp_params {
+	u32	tx_timeout_ms;
+	u32	rx_timeout_ms;
+	u8	transfer_mode;	/* UDPCP_NOACK, UDPCP_ACK, UDPCP_SINGLE_ACK */
+	u8	checksum;	/* bool */
+	u8	max_tries;
+	u8	outstanding_acks;
+};
+
+/* Bits of udpcp_peer.override: which params the peer sets itself. */
+enum {
+	UDPCP_P_TRANSFER_MODE,
+	UDPCP_P_CHECKSUM,
+	UDPCP_P_TX_TIMEOUT,
+	UDPCP_P_RX_TIMEOUT,
+	UDPCP_P_MAX_TRIES,
+	UDPCP_P_OUTSTANDING_ACKS,
+};
+
+/* Counters; each maps to one UDPCP_A_STATS_* attribute. */
+struct udpcp_stats {
+	u64	tx_msgs;
+	u64	rx_msgs;
+	u64	tx_bytes;
+	u64	rx_bytes;
+	u64	tx_timeout;
+	u64	rx_timeout;
+	u64	tx_retries;
+	u64	rx_discarded_frags;
+	u64	crc_errors;
+	u64	rx_duplicates;
+	u64	rx_malformed;
+	u64	rx_dropped;
+};
+
+#define UDPCP_STATS_N	(sizeof(struct udpcp_stats) / sizeof(u64))
+
+static inline void udpcp_stats_add(struct udpcp_stats *to,
+				   const struct udpcp_stats *from)
+{
+	u64 *t = (u64 *)to;
+	const u64 *f = (const u64 *)from;
+	int i;
+
+	for (i = 0; i < UDPCP_STATS_N; i++)
+		t[i] += f[i];
+}
+
+/* An endpoint: IPv4 as a v4-mapped address, so one type serves both. */
+struct udpcp_addr {
+	struct in6_addr	addr;
+	__be16		port;
+	u16		pad;		/* zeroed: part of hash keys */
+	int		ifindex;	/* IPv6 link-local scope */
+};
+
+static inline bool udpcp_addr_is_v4(const struct udpcp_addr *a)
+{
+	return ipv6_addr_v4mapped(&a->addr);
+}
+
+static inline __be32 udpcp_addr_v4(const struct udpcp_addr *a)
+{
+	return a->addr.s6_addr32[3];
+}
+
+/* Per network namespace. */
+struct udpcp_net {
+	struct net		*net;
+	struct mutex		lock;		/* socks, defaults, configs */
+	struct list_head	socks;
+	struct udpcp_params	defaults;
+	u32			max_peers;
+	u32			peer_expiry_ms;
+	struct rhashtable	peers;		/* every peer of the netns */
+	struct rhashtable	history;	/* last message IDs sent */
+	atomic_t		history_count;
+	struct list_head	configs;	/* peers added by netlink */
+	struct udpcp_stats	closed_stats;	/* of sockets already closed */
+	struct delayed_work	gc_work;
+};
+
+extern unsigned int udpcp_net_id;
+
+static inline struct udpcp_net *udpcp_pernet(const struct net *net)
+{
+	return net_generic(net, udpcp_net_id);
+}
+
+/* The socket. */
+struct udpcp_sock {
+	struct inet_sock	inet;		/* must be first */
+	spinlock_t		lock;		/* protocol state; taken in BH */
+	struct socket		*udp;		/* kernel UDP socket underneath */
+	struct udpcp_params	params;
+	bool			dead;		/* closing: no new state */
+	bool			bound;
+	struct list_head	net_node;	/* udpcp_net.socks */
+	struct list_head	peers;		/* this socket's peers */
+	u32			npeers;
+	u32			tx_pending;	/* messages queued or in flight */
+	u32			rx_partial_mem;	/* truesize of partial messages */
+	u32			srtt_us;
+	struct udpcp_stats	stats;
+};
+
+struct udpcp6_sock {
+	struct udpcp_sock	udpcp;
+	struct ipv6_pinfo	inet6;		/* must be last (6.1) */
+};
+
+static inline struct udpcp_sock *udpcp_sk(const struct sock *sk)
+{
+	return (struct udpcp_sock *)sk;
+}
+
+static inline struct net *udpcp_sock_net(const struct udpcp_sock *usk)
+{
+	return sock_net(&usk->inet.sk);
+}
+
+/* The key of a peer in udpcp_net.peers: the socket and the remote end. */
+struct udpcp_peer_key {
+	const struct udpcp_sock	*usk;
+	struct in6_addr		addr;
+	__be16			port;
+	u16			pad;
+};
+
+enum udpcp_tx_state {
+	UDPCP_TX_IDLE,
+	UDPCP_TX_SYNC,		/* sync sent, waiting for its ack */
+	UDPCP_TX_SENDING,	/* a message in flight */
+};
+
+/* Peer flags, beyond the uapi UDPCP_PEER_F_* bits. */
+#define UDPCP_PEER_F_GROUP	BIT(8)	/* multicast/broadcast: no-ack */
+#define UDPCP_PEER_F_RX_VALID	BIT(9)	/* rx_last_id is meaningful */
+#define UDPCP_PEER_F_RX_DEAD	BIT(10)	/* rx_dead_id is meaningful */
+#define UDPCP_PEER_F_BCAST	BIT(11)
+#define UDPCP_PEER_F_DEAD	BIT(31)	/* unlinked, being freed */
+
+/*
+ * A remote endpoint as seen from one socket: the transmit state of
+ * messages to it and the receive state of messages from it.  Protected by
+ * the socket's lock; found under RCU; freed only from process context,
+ * after its timer is cancelled.
+ */
+struct udpcp_peer {
+	struct rhash_head	node;
+	struct udpcp_peer_key	key;
+	struct list_head	sock_node;
+	struct udpcp_sock	*usk;
+	struct rcu_head		rcu;
+	struct hrtimer		timer;
+	struct dst_cache	dst_cache;
+	int			ifindex;
+	u32			flags;
+	u32			override;	/* BIT(UDPCP_P_*) set in params */
+	struct udpcp_params	params;
+	unsigned long		last_active;	/* jiffies */
+	u32			srtt_us;
+
+	/* transmit */
+	struct sk_buff_head	txq;		/* messages waiting */
+	struct sk_buff		*tx_msg;	/* the message in flight */
+	ktime_t			tx_deadline;	/* 0: no retransmission due */
+	ktime_t			tx_start;
+	u16			next_id;
+	u16			tx_id;
+	u8			tx_state;
+	u8			tx_tries;
+	u8			tx_frags;
+	u16			tx_frag_payload;
+	u8			tx_base;	/* first unacknowledged fragment */
+	u8			tx_next;	/* next fragment never sent */
+	u8			tx_mode;	/* of the message in flight */
+	u8			tx_csum;
+	bool			tx_retried;
+	DECLARE_BITMAP(tx_acked, UDPCP_MAX_FRAGS + 1);
+
+	/* receive */
+	struct sk_buff		*rx_head;	/* fragments of the partial message */
+	struct sk_buff		*rx_tail;
+	ktime_t			rx_deadline;
+	u16			rx_last_id;
+	u16			rx_dead_id;
+	u16			rx_id;
+	u16			rx_len;
+	u8			rx_amount;
+	u8			rx_count;
+	u32			rx_bytes;
+	u32			rx_truesize;
+	DECLARE_BITMAP(rx_have, UDPCP_MAX_FRAGS + 1);
+
+	struct udpcp_stats	stats;
+};
+
+/* Per message skb: what sendmsg decided. */
+struct udpcp_tx_cb {
+	u8	mode;		/* UDPCP_NOACK.. or UDPCP_TX_DEFAULT */
+	u8	csum;		/* 0, 1 or UDPCP_TX_DEFAULT */
+};
+
+#define UDPCP_TX_DEFAULT	0xff	/* the peer's (or socket's) setting */
+
+#define UDPCP_TX_CB(skb) ((struct udpcp_tx_cb *)((skb)->cb))
+
+/* Per received message: where it came from (ahead of SOCK_SKB_CB). */
+struct udpcp_rx_cb {
+	struct in6_addr	saddr;		/* IPv4 as v4-mapped */
+	struct in6_addr	daddr;		/* the local address it was sent to */
+	int		iif;
+	__be16		sport;
+	u8		frag_num;	/* while a fragment of a partial message */
+};
+
+#define UDPCP_RX_CB(skb) ((struct udpcp_rx_cb *)((skb)->cb))
+
+static inline u16 udpcp_next_id(u16 id)
+{
+	return id >= UDPCP_MAX_ID ? 1 : id + 1;
+}
+
+/* main.c */
+void udpcp_net_link_sock(struct udpcp_sock *usk);
+void udpcp_net_unlink_sock(struct udpcp_sock *usk);
+
+/* socket.c */
+int udpcp_proto_init(void);
+void udpcp_proto_exit(void);
+bool udpcp_sock_is_v6(const struct udpcp_sock *usk);
+void udpcp_sock_fill_info(struct udpcp_sock *usk, struct udpcp_info *info);
+void udpcp_sock_wake_flush(struct udpcp_sock *usk);
+
+/* udp.c */
+int udpcp_udp_create(struct udpcp_sock *usk);
+int udpcp_udp_bind(struct udpcp_sock *usk, const struct udpcp_addr *local);
+void udpcp_udp_release(struct udpcp_sock *usk);
+struct sk_buff *udpcp_udp_alloc(unsigned int len);
+int udpcp_udp_route(struct udpcp_peer *peer, struct sk_buff *skb);
+void udpcp_udp_xmit_list(struct sk_buff_head *list);
+unsigned int udpcp_udp_mtu_payload(struct udpcp_peer *peer);
+bool udpcp_udp_dest_is_broadcast(struct udpcp_peer *peer);
+
+/* wire.c */
+void udpcp_hdr_build(struct udpcp_hdr *h, u8 type, u8 flags, u8 flags2,
+		     u8 amount, u8 num, u16 id, u16 len);
+void udpcp_csum_set(struct sk_buff *skb);
+bool udpcp_csum_ok(const struct sk_buff *skb, unsigned int offset,
+		   const struct udpcp_hdr *h);
+
+/* peer.c */
+int udpcp_peers_net_init(struct udpcp_net *un);
+void udpcp_peers_net_exit(struct udpcp_net *un);
+struct udpcp_peer *udpcp_peer_lookup(struct udpcp_sock *usk,
+				     const struct udpcp_addr *ra);
+struct udpcp_peer *udpcp_peer_get_or_create(struct udpcp_sock *usk,
+					    const struct udpcp_addr *ra,
+					    gfp_t gfp);
+void udpcp_peers_release_sock(struct udpcp_sock *usk);
+void udpcp_peers_gc(struct udpcp_net *un);
+void udpcp_peer_params(const struct udpcp_peer *peer, struct udpcp_params *p);
+void udpcp_peer_touch(struct udpcp_peer *peer);
+void udpcp_peer_timer_update(struct udpcp_peer *peer);
+
+/* tx.c */
+int udpcp_tx_queue(struct udpcp_sock *usk, struct udpcp_peer *peer,
+		   struct sk_buff *msg, struct sk_buff_head *xmitq);
+void udpcp_tx_ack(struct udpcp_peer *peer, const struct udpcp_hdr *h,
+		  struct sk_buff_head *xmitq);
+void udpcp_tx_timeout(struct udpcp_peer *peer, struct sk_buff_head *xmitq);
+void udpcp_tx_purge(struct udpcp_peer *peer);
+void udpcp_tx_fail_report(struct udpcp_sock *usk, const struct udpcp_addr *to,
+			  u16 id, unsigned int len, int err);
+
+/* rx.c */
+int udpcp_encap_rcv(struct sock *udp_sk, struct sk_buff *skb);
+void udpcp_rx_timeout(struct udpcp_peer *peer);
+void udpcp_rx_purge(struct udpcp_peer *peer);
+
+/* netlink.c */
+int udpcp_genl_init(void);
+void udpcp_genl_exit(void);
+void udpcp_notify_peer(struct udpcp_peer *peer, u8 cmd, u16 msg_id, gfp_t gfp);
+
+#endif /* _UDPCP_H */

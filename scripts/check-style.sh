@@ -1,0 +1,59 @@
+#!/bin/bash
+# The style gates: checkpatch --strict, W=1 and sparse (C=1) report nothing
+# on the module and the uapi header.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+KVER=${KVER:-$(scripts/kver.sh)}
+KDIR=${KDIR:-/lib/modules/$KVER/build}
+CACHE=${UDPCP_CACHE:-/var/cache/udpcp}
+status=0
+
+# checkpatch.pl ships in Debian's linux-source package, not in the headers.
+src_tar=$(ls /usr/src/linux-source-*.tar.xz | sort -V | tail -n1)
+src_ver=$(basename "$src_tar" .tar.xz)
+checkpatch=$CACHE/checkpatch/$src_ver/scripts/checkpatch.pl
+if [ ! -x "$checkpatch" ]; then
+	mkdir -p "$CACHE/checkpatch"
+	tar -C "$CACHE/checkpatch" -xf "$src_tar" \
+		"$src_ver/scripts/checkpatch.pl" "$src_ver/scripts/spelling.txt" \
+		"$src_ver/scripts/const_structs.checkpatch"
+fi
+
+cp_run() {
+	"$checkpatch" --strict --no-tree --quiet --show-types \
+		--ignore FILE_PATH_CHANGES "$@" 2>/dev/null || true
+}
+files=$(ls module/*.c module/*.h uapi/linux/*.h | grep -v -e '\.mod\.c$' -e compat.h)
+# compat.h is the one place where kernel versions are compared, by design.
+out=$(cp_run -f $files
+      cp_run --ignore LINUX_VERSION_CODE,CONSTANT_COMPARISON -f module/compat.h)
+if [ -n "$out" ]; then
+	echo "$out"
+	echo "style: checkpatch --strict reports the above"
+	status=1
+fi
+
+# A separate build directory keeps the normal build's objects out of it.
+bdir=build/style
+rm -rf "$bdir"
+mkdir -p "$bdir"
+cp -r module uapi "$bdir/"
+rm -f "$bdir"/module/*.o "$bdir"/module/*.ko "$bdir"/module/.*.cmd
+log=$(make -s -C "$KDIR" M="$PWD/$bdir/module" W=1 C=1 modules 2>&1 || echo "BUILD FAILED")
+warn=$(echo "$log" | grep -E "warning|error|FAILED" | grep -v "Skipping BTF" || true)
+if [ -n "$warn" ]; then
+	echo "$log"
+	echo "style: W=1 / sparse report the above"
+	status=1
+fi
+
+# The uapi header is usable from user space on its own.
+printf '#include <linux/udpcp.h>\nint main(void) { return 0; }\n' > "$bdir/uapi-test.c"
+if ! gcc -Wall -Wextra -pedantic -Werror -Iuapi -c -o "$bdir/uapi-test.o" "$bdir/uapi-test.c"; then
+	echo "style: uapi/linux/udpcp.h does not compile in user space"
+	status=1
+fi
+
+[ $status -eq 0 ] && echo "style: checkpatch, W=1, sparse, uapi: clean"
+exit $status

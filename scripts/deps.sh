@@ -1,0 +1,29 @@
+#!/bin/bash
+# Installs what the project needs on Debian 12; does nothing when all is there.
+set -euo pipefail
+
+pkgs=(
+	build-essential linux-image-amd64 linux-headers-amd64 linux-source-6.1
+	qemu-system-x86 busybox-static kmod cpio xz-utils python3 python3-yaml
+	libnl-3-dev libnl-genl-3-dev pkg-config iproute2 tshark sparse
+	util-linux procps
+)
+# For the debug kernel (make check-debug).
+pkgs+=(flex bison libelf-dev bc libssl-dev dwarves rsync)
+# For the benchmark plot.
+pkgs+=(python3-matplotlib)
+
+missing=()
+for p in "${pkgs[@]}"; do
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+		missing+=("$p")
+	fi
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q >/dev/null
+# tshark asks whether non-root users may capture; the answer does not matter.
+echo "wireshark-common wireshark-common/install-setuid boolean false" | debconf-set-selections
+apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
