@@ -33,16 +33,50 @@ void udpcp_net_link_sock(struct udpcp_sock *usk)
 	mutex_unlock(&un->lock);
 }
 
+/* First in close: netlink works on listed sockets under un->lock only. */
 void udpcp_net_unlink_sock(struct udpcp_sock *usk)
 {
 	struct udpcp_net *un = udpcp_pernet(udpcp_sock_net(usk));
 
 	mutex_lock(&un->lock);
 	list_del_init(&usk->net_node);
-	spin_lock_bh(&usk->lock);
-	udpcp_stats_add(&un->closed_stats, &usk->stats);
-	spin_unlock_bh(&usk->lock);
 	mutex_unlock(&un->lock);
+}
+
+/* Last in close: the namespace totals keep what the socket counted. */
+void udpcp_net_account_closed(struct udpcp_sock *usk)
+{
+	struct udpcp_net *un = udpcp_pernet(udpcp_sock_net(usk));
+
+	mutex_lock(&un->lock);
+	udpcp_stats_add(&un->closed_stats, &usk->stats);
+	mutex_unlock(&un->lock);
+}
+
+void udpcp_net_stats(struct udpcp_net *un, struct udpcp_stats *st)
+{
+	struct udpcp_sock *usk;
+
+	lockdep_assert_held(&un->lock);
+	*st = un->closed_stats;
+	list_for_each_entry(usk, &un->socks, net_node)
+		udpcp_sock_stats(usk, st);
+}
+
+void udpcp_net_stats_reset(struct udpcp_net *un)
+{
+	struct udpcp_peer *peer;
+	struct udpcp_sock *usk;
+
+	lockdep_assert_held(&un->lock);
+	memset(&un->closed_stats, 0, sizeof(un->closed_stats));
+	list_for_each_entry(usk, &un->socks, net_node) {
+		spin_lock_bh(&usk->lock);
+		memset(&usk->stats, 0, sizeof(usk->stats));
+		list_for_each_entry(peer, &usk->peers, sock_node)
+			memset(&peer->stats, 0, sizeof(peer->stats));
+		spin_unlock_bh(&usk->lock);
+	}
 }
 
 static int __net_init udpcp_net_init(struct net *net)
@@ -78,8 +112,14 @@ static void __net_exit udpcp_net_exit(struct net *net)
 {
 	struct udpcp_net *un = udpcp_pernet(net);
 
+	struct udpcp_peer_cfg *cfg, *tmp;
+
 	cancel_delayed_work_sync(&un->gc_work);
 	WARN_ON_ONCE(!list_empty(&un->socks));
+	list_for_each_entry_safe(cfg, tmp, &un->configs, node) {
+		list_del(&cfg->node);
+		kfree(cfg);
+	}
 	udpcp_peers_net_exit(un);
 }
 

@@ -128,24 +128,29 @@ struct udpcp_peer *udpcp_peer_lookup(struct udpcp_sock *usk,
 	return rhashtable_lookup_fast(&un->peers, &key, udpcp_peer_rht);
 }
 
+/* Copy the fields of @own that @override marks onto @p. */
+void udpcp_params_merge(struct udpcp_params *p, u32 override,
+			const struct udpcp_params *own)
+{
+	if (override & BIT(UDPCP_P_TRANSFER_MODE))
+		p->transfer_mode = own->transfer_mode;
+	if (override & BIT(UDPCP_P_CHECKSUM))
+		p->checksum = own->checksum;
+	if (override & BIT(UDPCP_P_TX_TIMEOUT))
+		p->tx_timeout_ms = own->tx_timeout_ms;
+	if (override & BIT(UDPCP_P_RX_TIMEOUT))
+		p->rx_timeout_ms = own->rx_timeout_ms;
+	if (override & BIT(UDPCP_P_MAX_TRIES))
+		p->max_tries = own->max_tries;
+	if (override & BIT(UDPCP_P_OUTSTANDING_ACKS))
+		p->outstanding_acks = own->outstanding_acks;
+}
+
+/* What applies to traffic with this peer: the socket's, then its own. */
 void udpcp_peer_params(const struct udpcp_peer *peer, struct udpcp_params *p)
 {
-	const struct udpcp_params *own = &peer->params;
-	u32 o = peer->override;
-
 	*p = peer->usk->params;
-	if (o & BIT(UDPCP_P_TRANSFER_MODE))
-		p->transfer_mode = own->transfer_mode;
-	if (o & BIT(UDPCP_P_CHECKSUM))
-		p->checksum = own->checksum;
-	if (o & BIT(UDPCP_P_TX_TIMEOUT))
-		p->tx_timeout_ms = own->tx_timeout_ms;
-	if (o & BIT(UDPCP_P_RX_TIMEOUT))
-		p->rx_timeout_ms = own->rx_timeout_ms;
-	if (o & BIT(UDPCP_P_MAX_TRIES))
-		p->max_tries = own->max_tries;
-	if (o & BIT(UDPCP_P_OUTSTANDING_ACKS))
-		p->outstanding_acks = own->outstanding_acks;
+	udpcp_params_merge(p, peer->override, &peer->params);
 }
 
 void udpcp_peer_touch(struct udpcp_peer *peer)
@@ -185,6 +190,45 @@ static enum hrtimer_restart udpcp_peer_timer(struct hrtimer *timer)
 	spin_unlock_bh(&usk->lock);
 	udpcp_udp_xmit_list(&xmitq);
 	return HRTIMER_NORESTART;
+}
+
+void udpcp_peer_set_params(struct udpcp_peer *peer, u32 override,
+			   const struct udpcp_params *p)
+{
+	udpcp_params_merge(&peer->params, override, p);
+	peer->override |= override;
+}
+
+/* Under the socket lock: a netlink template for this endpoint applies. */
+static void udpcp_peer_apply_cfg(struct udpcp_net *un, struct udpcp_peer *peer)
+{
+	struct udpcp_peer_cfg *cfg;
+
+	rcu_read_lock();
+	list_for_each_entry_rcu(cfg, &un->configs, node) {
+		if (cfg->port == peer->key.port &&
+		    ipv6_addr_equal(&cfg->addr, &peer->key.addr)) {
+			udpcp_peer_set_params(peer, cfg->override, &cfg->params);
+			break;
+		}
+	}
+	rcu_read_unlock();
+}
+
+u8 udpcp_peer_state(const struct udpcp_peer *peer)
+{
+	switch (peer->tx_state) {
+	case UDPCP_TX_SYNC:
+		return UDPCP_PEER_STATE_SYNCING;
+	case UDPCP_TX_SENDING:
+		return UDPCP_PEER_STATE_SENDING;
+	}
+	return UDPCP_PEER_STATE_IDLE;
+}
+
+void udpcp_peer_stats(struct udpcp_peer *peer, struct udpcp_stats *st)
+{
+	*st = peer->stats;
 }
 
 static bool udpcp_addr_is_group(const struct in6_addr *addr)
@@ -243,6 +287,7 @@ struct udpcp_peer *udpcp_peer_get_or_create(struct udpcp_sock *usk,
 						udpcp_peer_rht);
 	if (old)
 		goto unlock_free;
+	udpcp_peer_apply_cfg(un, peer);
 	if (udpcp_addr_is_group(&ra->addr))
 		peer->flags = UDPCP_PEER_F_GROUP;
 	else if (udpcp_udp_dest_is_broadcast(peer))
@@ -312,6 +357,24 @@ void udpcp_peers_release_sock(struct udpcp_sock *usk)
 	}
 	spin_unlock_bh(&usk->lock);
 	udpcp_peers_free_list(&dead);
+}
+
+/* netlink: remove one peer, whatever it holds. */
+int udpcp_peer_delete(struct udpcp_sock *usk, const struct udpcp_addr *ra)
+{
+	struct udpcp_net *un = udpcp_pernet(udpcp_sock_net(usk));
+	struct udpcp_peer *peer;
+
+	spin_lock_bh(&usk->lock);
+	peer = udpcp_peer_lookup(usk, ra);
+	if (!peer) {
+		spin_unlock_bh(&usk->lock);
+		return -ENOENT;
+	}
+	udpcp_peer_unlink(un, peer);
+	spin_unlock_bh(&usk->lock);
+	udpcp_peer_free(peer);
+	return 0;
 }
 
 static bool udpcp_peer_idle(const struct udpcp_peer *peer, unsigned long expiry)

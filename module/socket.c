@@ -23,9 +23,11 @@ bool udpcp_sock_is_v6(const struct udpcp_sock *usk)
 
 static int udpcp_init_sock(struct sock *sk)
 {
+	static atomic64_t udpcp_cookie_gen;
 	struct udpcp_sock *usk = udpcp_sk(sk);
 	int err;
 
+	usk->cookie = atomic64_inc_return(&udpcp_cookie_gen);
 	spin_lock_init(&usk->lock);
 	INIT_LIST_HEAD(&usk->peers);
 	INIT_LIST_HEAD(&usk->net_node);
@@ -44,12 +46,13 @@ static void udpcp_close(struct sock *sk, long timeout)
 {
 	struct udpcp_sock *usk = udpcp_sk(sk);
 
+	udpcp_net_unlink_sock(usk);
 	spin_lock_bh(&usk->lock);
 	usk->dead = true;
 	spin_unlock_bh(&usk->lock);
 	udpcp_peers_release_sock(usk);
 	udpcp_udp_release(usk);
-	udpcp_net_unlink_sock(usk);
+	udpcp_net_account_closed(usk);
 	sk_common_release(sk);
 }
 
@@ -572,6 +575,18 @@ static int udpcp_setsockopt(struct sock *sk, int level, int optname,
 	return -ENOPROTOOPT;
 }
 
+/* Adds the socket's counters, its live peers' included, to @st. */
+void udpcp_sock_stats(struct udpcp_sock *usk, struct udpcp_stats *st)
+{
+	struct udpcp_peer *peer;
+
+	spin_lock_bh(&usk->lock);
+	udpcp_stats_add(st, &usk->stats);
+	list_for_each_entry(peer, &usk->peers, sock_node)
+		udpcp_stats_add(st, &peer->stats);
+	spin_unlock_bh(&usk->lock);
+}
+
 void udpcp_sock_fill_info(struct udpcp_sock *usk, struct udpcp_info *info)
 {
 	struct udpcp_stats st = {};
@@ -579,10 +594,9 @@ void udpcp_sock_fill_info(struct udpcp_sock *usk, struct udpcp_info *info)
 
 	memset(info, 0, sizeof(*info));
 	info->udpi_size = sizeof(*info);
+	udpcp_sock_stats(usk, &st);
 	spin_lock_bh(&usk->lock);
-	udpcp_stats_add(&st, &usk->stats);
 	list_for_each_entry(peer, &usk->peers, sock_node) {
-		udpcp_stats_add(&st, &peer->stats);
 		if (peer->next_id != 1 || peer->tx_state != UDPCP_TX_IDLE ||
 		    !skb_queue_empty(&peer->txq))
 			info->udpi_tx_nodes++;

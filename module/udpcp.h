@@ -163,6 +163,7 @@ struct udpcp_sock {
 	struct inet_sock	inet;		/* must be first */
 	spinlock_t		lock;		/* protocol state; taken in BH */
 	struct socket		*udp;		/* kernel UDP socket underneath */
+	u64			cookie;		/* netlink's name for the socket */
 	struct udpcp_params	params;
 	bool			dead;		/* closing: no new state */
 	bool			bound;
@@ -267,6 +268,19 @@ struct udpcp_peer {
 	struct udpcp_stats	stats;
 };
 
+/*
+ * A peer added by netlink without naming a socket: a template whose
+ * parameters every socket's peer for that remote endpoint takes.
+ */
+struct udpcp_peer_cfg {
+	struct list_head	node;		/* udpcp_net.configs, RCU */
+	struct rcu_head		rcu;
+	struct in6_addr		addr;
+	__be16			port;
+	u32			override;
+	struct udpcp_params	params;
+};
+
 /* Per message skb: what sendmsg decided. */
 struct udpcp_tx_cb {
 	u8	mode;		/* UDPCP_NOACK.. or UDPCP_TX_DEFAULT */
@@ -296,6 +310,9 @@ static inline u16 udpcp_next_id(u16 id)
 /* main.c */
 void udpcp_net_link_sock(struct udpcp_sock *usk);
 void udpcp_net_unlink_sock(struct udpcp_sock *usk);
+void udpcp_net_account_closed(struct udpcp_sock *usk);
+void udpcp_net_stats(struct udpcp_net *un, struct udpcp_stats *st);
+void udpcp_net_stats_reset(struct udpcp_net *un);
 
 /* socket.c */
 int udpcp_proto_init(void);
@@ -303,6 +320,7 @@ void udpcp_proto_exit(void);
 bool udpcp_sock_is_v6(const struct udpcp_sock *usk);
 void udpcp_sock_fill_info(struct udpcp_sock *usk, struct udpcp_info *info);
 void udpcp_sock_wake_flush(struct udpcp_sock *usk);
+void udpcp_sock_stats(struct udpcp_sock *usk, struct udpcp_stats *st);
 
 /* udp.c */
 int udpcp_udp_create(struct udpcp_sock *usk);
@@ -331,9 +349,16 @@ struct udpcp_peer *udpcp_peer_get_or_create(struct udpcp_sock *usk,
 					    gfp_t gfp);
 void udpcp_peers_release_sock(struct udpcp_sock *usk);
 void udpcp_peers_gc(struct udpcp_net *un);
+void udpcp_params_merge(struct udpcp_params *p, u32 override,
+			const struct udpcp_params *own);
 void udpcp_peer_params(const struct udpcp_peer *peer, struct udpcp_params *p);
 void udpcp_peer_touch(struct udpcp_peer *peer);
 void udpcp_peer_timer_update(struct udpcp_peer *peer);
+int udpcp_peer_delete(struct udpcp_sock *usk, const struct udpcp_addr *ra);
+void udpcp_peer_set_params(struct udpcp_peer *peer, u32 override,
+			   const struct udpcp_params *p);
+void udpcp_peer_stats(struct udpcp_peer *peer, struct udpcp_stats *st);
+u8 udpcp_peer_state(const struct udpcp_peer *peer);
 
 /* tx.c */
 int udpcp_tx_queue(struct udpcp_sock *usk, struct udpcp_peer *peer,

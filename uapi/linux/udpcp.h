@@ -170,7 +170,7 @@ enum {
 enum {
 	UDPCP_A_SOCK_UNSPEC,
 	UDPCP_A_SOCK_PAD,
-	UDPCP_A_SOCK_COOKIE,		/* u64, the socket's cookie */
+	UDPCP_A_SOCK_COOKIE,		/* u64, unique while the module is loaded */
 	UDPCP_A_SOCK_FAMILY,		/* u16: AF_INET or AF_INET6 */
 	UDPCP_A_SOCK_LOCAL_IPV4,	/* binary, 4 bytes, network order */
 	UDPCP_A_SOCK_LOCAL_IPV6,	/* binary, 16 bytes */
