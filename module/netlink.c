@@ -700,8 +700,8 @@ unlock:
 static int udpcp_nl_peer_set(struct sk_buff *skb, struct genl_info *info)
 {
 	struct udpcp_net *un = udpcp_pernet(genl_info_net(info));
+	struct udpcp_peer_cfg *cfg, *new;
 	struct udpcp_nl_peer_req req;
-	struct udpcp_peer_cfg *cfg;
 	struct udpcp_peer *peer;
 	struct udpcp_params p;
 	struct udpcp_sock *usk;
@@ -718,16 +718,23 @@ static int udpcp_nl_peer_set(struct sk_buff *skb, struct genl_info *info)
 			err = -ENOENT;
 			goto unlock;
 		}
-		p = cfg->params;
-		override = udpcp_nl_params(req.params, &p, info->extack);
+		new = kmemdup(cfg, sizeof(*cfg), GFP_KERNEL);
+		if (!new) {
+			err = -ENOMEM;
+			goto unlock;
+		}
+		override = udpcp_nl_params(req.params, &new->params,
+					   info->extack);
 		if (override < 0) {
+			kfree(new);
 			err = override;
 			goto unlock;
 		}
 		/* Readers walk the list under RCU: replace, don't edit. */
-		cfg->params = p;
-		cfg->override |= override;
-		udpcp_nl_cfg_apply(un, cfg, false);
+		new->override |= override;
+		list_replace_rcu(&cfg->node, &new->node);
+		kfree_rcu(cfg, rcu);
+		udpcp_nl_cfg_apply(un, new, false);
 		goto unlock;
 	}
 	usk = udpcp_nl_find_sock(un, req.sock, info->extack);

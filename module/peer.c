@@ -299,8 +299,9 @@ struct udpcp_peer *udpcp_peer_get_or_create(struct udpcp_sock *usk,
 		peer->flags |= UDPCP_PEER_F_BCAST;
 	list_add_tail(&peer->sock_node, &usk->peers);
 	usk->npeers++;
-	spin_unlock_bh(&usk->lock);
+	/* Under the lock: once it is released, netlink may delete the peer. */
 	udpcp_notify_peer(peer, UDPCP_CMD_PEER_CREATED_NTF, 0, GFP_ATOMIC);
+	spin_unlock_bh(&usk->lock);
 	return peer;
 
 unlock_free:

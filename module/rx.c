@@ -74,6 +74,9 @@ void udpcp_rx_purge(struct udpcp_peer *peer)
  */
 void udpcp_rx_timeout(struct udpcp_peer *peer)
 {
+	peer->rx_deadline = 0;
+	if (!peer->rx_head)
+		return;
 	peer->stats.rx_timeout++;
 	peer->rx_dead_id = peer->rx_id;
 	peer->flags |= UDPCP_PEER_F_RX_DEAD;
@@ -92,6 +95,13 @@ static void udpcp_rx_store(struct udpcp_peer *peer, struct sk_buff *skb)
 	} else {
 		while (*pos && UDPCP_RX_CB(*pos)->frag_num < num)
 			pos = &(*pos)->next;
+	}
+	if (!peer->rx_head) {
+		struct udpcp_params p;
+
+		/* The rx timeout runs from the first fragment stored. */
+		udpcp_peer_params(peer, &p);
+		peer->rx_deadline = ktime_add_ms(ktime_get(), p.rx_timeout_ms);
 	}
 	skb->next = *pos;
 	*pos = skb;
@@ -198,7 +208,6 @@ static void udpcp_rx_data(struct udpcp_peer *peer,
 {
 	const struct udpcp_hdr *h = &pkt->h;
 	struct udpcp_sock *usk = peer->usk;
-	struct udpcp_params p;
 	bool last;
 
 	udpcp_peer_touch(peer);
@@ -223,13 +232,11 @@ static void udpcp_rx_data(struct udpcp_peer *peer,
 	if (peer->rx_head && pkt->id != peer->rx_id)
 		udpcp_rx_drop_partial(peer);
 	if (!peer->rx_head) {
-		udpcp_peer_params(peer, &p);
 		peer->rx_id = pkt->id;
 		peer->rx_amount = h->frag_amount;
 		peer->rx_len = ntohs(h->msg_len);
 		peer->rx_bytes = 0;
 		bitmap_zero(peer->rx_have, UDPCP_MAX_FRAGS + 1);
-		peer->rx_deadline = ktime_add_ms(ktime_get(), p.rx_timeout_ms);
 	} else if (h->frag_amount != peer->rx_amount ||
 		   ntohs(h->msg_len) != peer->rx_len) {
 		peer->stats.rx_malformed++;
