@@ -32,13 +32,13 @@ static struct netlink_range_validation udpcp_timeout_range = {
 };
 
 static struct netlink_range_validation udpcp_max_peers_range = {
-	.min = 1,
-	.max = UDPCP_MAX_PEERS_LIMIT,
+	.min = UDPCP_MIN_PEERS,
+	.max = UDPCP_MAX_PEERS,
 };
 
 static struct netlink_range_validation udpcp_expiry_range = {
-	.min = 1000,
-	.max = UDPCP_MAX_EXPIRY_MS,
+	.min = UDPCP_MIN_PEER_EXPIRY_MS,
+	.max = UDPCP_MAX_PEER_EXPIRY_MS,
 };
 
 static const struct nla_policy udpcp_params_policy[UDPCP_A_PARAMS_MAX + 1] = {

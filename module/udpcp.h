@@ -65,8 +65,6 @@ static inline u8 udpcp_hdr_type(const struct udpcp_hdr *h)
 #define UDPCP_DEF_OUTSTANDING	8
 #define UDPCP_DEF_MAX_PEERS	1024
 #define UDPCP_DEF_PEER_EXPIRY_MS (300 * 1000)
-#define UDPCP_MAX_PEERS_LIMIT	1000000
-#define UDPCP_MAX_EXPIRY_MS	(24 * 3600 * 1000)
 #define UDPCP_HISTORY_MAX	65536	/* remembered message IDs per netns */
 
 struct udpcp_params {

@@ -10,6 +10,8 @@ pkgs=(
 )
 # For the debug kernel (make check-debug).
 pkgs+=(flex bison libelf-dev bc libssl-dev dwarves rsync)
+# For the netlink spec: 6.12's tools/net/ynl and its schema check.
+pkgs+=(linux-source-6.12 python3-jsonschema)
 # For the benchmark plot.
 pkgs+=(python3-matplotlib)
 

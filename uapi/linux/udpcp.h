@@ -49,6 +49,11 @@
 #define UDPCP_MAX_MAXTRY		10
 #define UDPCP_MIN_OUTSTANDING_ACKS	1
 #define UDPCP_MAX_OUTSTANDING_ACKS	255
+/* Namespace defaults that only netlink sets. */
+#define UDPCP_MIN_PEERS			1
+#define UDPCP_MAX_PEERS			1000000
+#define UDPCP_MIN_PEER_EXPIRY_MS	1000
+#define UDPCP_MAX_PEER_EXPIRY_MS	(24 * 3600 * 1000)
 
 /*
  * Control messages on sendmsg: cmsg_level SOL_UDPCP, cmsg_type
@@ -166,7 +171,10 @@ enum {
 	UDPCP_A_DEFAULTS_MAX = __UDPCP_A_DEFAULTS_MAX - 1
 };
 
-/* A socket, also used to select one by its local address and port. */
+/*
+ * A socket; in requests it selects one by its local port (and address,
+ * where several sockets share the port) or by its cookie.
+ */
 enum {
 	UDPCP_A_SOCK_UNSPEC,
 	UDPCP_A_SOCK_PAD,
