@@ -63,7 +63,7 @@ s6.sendto(b"y" * 100, ("2001:db8::2", 6000))
 time.sleep(600)
 PY
 holder=$!
-wait_until 20 test -n "$(ip netns pids "$NS_A")" || fail "socket holder did not start"
+wait_until 20 'test -n "$(ip netns pids "$NS_A")"' || fail "socket holder did not start"
 sleep 2
 # While sockets are open the module cannot go.
 expect_fail rmmod udpcp 2>/dev/null

@@ -1,0 +1,113 @@
+#!/bin/bash
+# The test suite, host side (make check [TESTS="a b"]):
+#
+#   tests/check.sh [NAME...]
+#
+# 1. the harness self-tests (tests/selftest/run.sh; UDPCP_SKIP_SELFTEST=1
+#    skips them), each counted as a test;
+# 2. one guest boot running tests/run-tests.sh NAME... (all tests by default),
+#    its per-test lines streamed here;
+# 3. the guest's whole kernel log scanned again here: a crash, a timeout or a
+#    kernel report that no test was blamed for counts as one more failure.
+# Ends with `N passed, N failed[, N skipped]`; exits 1 on any failure.
+#
+# Environment: UDPCP_KERNEL, UDPCP_MODULES, UDPCP_APPEND (guest.sh's
+# --kernel, --modules, --append: e.g. the debug kernel; then build the
+# self-test modules for it with KDIR=<its tree>); UDPCP_KO (module to test, default
+# module/udpcp.ko); UDPCP_GUEST_OUT (guest output dir, default build/guest);
+# UDPCP_CHECK_TIMEOUT (whole-guest limit, default: sum of test timeouts + 120 s);
+# UDPCP_TESTS_DIR (tests to run, default tests/t).
+set -uo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo=$(cd "$here/.." && pwd)
+# shellcheck source=lib/kreport.sh
+. "$here/lib/kreport.sh"
+
+passed=0 failed=0 skipped=0
+
+if [ "${UDPCP_SKIP_SELFTEST:-0}" != 1 ]; then
+	while IFS= read -r line; do
+		echo "$line"
+		case "$line" in
+		"ok selftest-"*) passed=$((passed + 1)) ;;
+		"FAIL selftest-"*) failed=$((failed + 1)) ;;
+		esac
+	done < <("$here/selftest/run.sh" 2>&1)
+fi
+
+out=${UDPCP_GUEST_OUT:-$repo/build/guest}
+mkdir -p "$out"
+
+# The guest's own limit only catches a guest that stops making progress;
+# each test has its own timeout inside.
+limit=${UDPCP_CHECK_TIMEOUT:-}
+if [ -z "$limit" ]; then
+	limit=120
+	for f in "${UDPCP_TESTS_DIR:-$here/t}"/*.sh; do
+		[ -f "$f" ] || continue
+		t=$(sed -n 's/^# timeout: *\([0-9][0-9]*\).*/\1/p' "$f" | head -1)
+		limit=$((limit + ${t:-120} + 10))
+	done
+fi
+
+log=$out/check.log
+: >"$log"
+"$here/vm/guest.sh" --out "$out" --timeout "$limit" -- "$here/run-tests.sh" "$@" |
+	while IFS= read -r line; do
+		# The guest's summary is folded into ours below.
+		if [[ "$line" =~ ^[0-9]+\ passed,\ [0-9]+\ failed ]]; then
+			echo "# guest: $line"
+		else
+			echo "$line"
+		fi
+		printf '%s\n' "$line" >>"$log"
+	done
+rc=${PIPESTATUS[0]}
+
+summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -1)
+if [ -n "$summary" ]; then
+	read -r p _ f _ s _ <<<"${summary//,/ }"
+	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + ${s:-0}))
+else
+	# No summary: the guest died mid-run; count the tests that did report.
+	passed=$((passed + $(grep -c '^ok ' "$log")))
+	failed=$((failed + $(grep -c '^FAIL ' "$log")))
+	skipped=$((skipped + $(grep -c '^skip ' "$log")))
+fi
+
+# The test running when the guest stopped, from the markers run-tests.sh
+# writes into the kernel log (the live copy survives a crash).
+running() {
+	local t
+	t=$(grep -ao 'udpcp-test: begin [^ ]*' "$out/dmesg.log" 2>/dev/null | tail -1 | awk '{print $3}')
+	echo "${t:-boot}"
+}
+guest_fail() {
+	echo "FAIL guest ($*)"
+	failed=$((failed + 1))
+}
+
+reports=$( { kreport_grep "$out/dmesg.log" 2>/dev/null; kreport_grep "$out/console.log" 2>/dev/null; } |
+	sed 's/^\[[ 0-9.]*\] //' | sort -u)
+blamed=$(sed -n 's/^# kernel: \[[ 0-9.]*\] //p; s/^# kernel: //p' "$log" | sort -u)
+if [ "$rc" = 124 ]; then
+	guest_fail "timed out after ${limit}s while running $(running)"
+elif [ "$rc" = 125 ]; then
+	why=$(grep -a -m1 -E 'Kernel panic|BUG:|Oops' "$out/console.log" 2>/dev/null | sed 's/^\[[ 0-9.]*\] //')
+	guest_fail "crashed (exit 125) while running $(running)${why:+: $why}"
+	[ -f "$out/console.log" ] && tail -n 30 "$out/console.log" | sed 's/^/    /'
+elif [ -z "$summary" ]; then
+	guest_fail "run-tests.sh ended without a summary (exit $rc)"
+elif [ -n "$reports" ]; then
+	unblamed=$(comm -23 <(echo "$reports") <(echo "$blamed"))
+	if [ -n "$unblamed" ]; then
+		guest_fail "kernel report outside any test: $(head -1 <<<"$unblamed")"
+		sed 's/^/# kernel: /' <<<"$unblamed"
+	fi
+fi
+
+total="$passed passed, $failed failed"
+[ "$skipped" -gt 0 ] && total+=", $skipped skipped"
+echo "$total"
+[ "$failed" -eq 0 ]
