@@ -3,6 +3,8 @@
 #
 #   tests/check.sh [NAME...]
 #
+# 0. the user-space tools' host-side tests (tests/host/*.sh), when no NAME
+#    is given (UDPCP_SKIP_HOST=1 skips them), their checks counted;
 # 1. the harness self-tests (tests/selftest/run.sh; UDPCP_SKIP_SELFTEST=1
 #    skips them), each counted as a test;
 # 2. one guest boot running tests/run-tests.sh NAME... (all tests by default),
@@ -25,6 +27,39 @@ repo=$(cd "$here/.." && pwd)
 . "$here/lib/kreport.sh"
 
 passed=0 failed=0 skipped=0
+
+# add_summary LINE: fold an "N passed, N failed[, N skipped]" line in.
+add_summary() {
+	local p f s
+	read -r p _ f _ s _ <<<"${1//,/ }"
+	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + ${s:-0}))
+}
+
+# The user-space tools' own tests run here on the host (they load no
+# module); only when the whole suite runs, or UDPCP_SKIP_HOST=1 skips them.
+if [ $# -eq 0 ] && [ "${UDPCP_SKIP_HOST:-0}" != 1 ]; then
+	for t in "$here"/host/*.sh; do
+		name=host-$(basename "$t" .sh)
+		hlog=$repo/build/$name.log
+		mkdir -p "$repo/build"
+		bash "$t" >"$hlog" 2>&1
+		hrc=$?
+		hsum=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$hlog" | tail -1)
+		if [ -n "$hsum" ] && [ "$hrc" = 0 ]; then
+			echo "ok $name ($hsum)"
+			add_summary "$hsum"
+		else
+			echo "FAIL $name (exit $hrc${hsum:+, $hsum}; log $hlog)"
+			grep -E '^(FAIL|not ok)' "$hlog" | head -20 | sed 's/^/    /'
+			if [ -n "$hsum" ]; then
+				add_summary "$hsum"
+				[ "$hrc" != 0 ] && [[ "$hsum" =~ \ 0\ failed ]] && failed=$((failed + 1))
+			else
+				failed=$((failed + 1))
+			fi
+		fi
+	done
+fi
 
 if [ "${UDPCP_SKIP_SELFTEST:-0}" != 1 ]; then
 	while IFS= read -r line; do
@@ -67,8 +102,7 @@ rc=${PIPESTATUS[0]}
 
 summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -1)
 if [ -n "$summary" ]; then
-	read -r p _ f _ s _ <<<"${summary//,/ }"
-	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + ${s:-0}))
+	add_summary "$summary"
 else
 	# No summary: the guest died mid-run; count the tests that did report.
 	passed=$((passed + $(grep -c '^ok ' "$log")))
