@@ -48,6 +48,39 @@ if [ -n "$warn" ]; then
 	status=1
 fi
 
+# The next kernel compiles it too: module/compat.h holds the differences.
+# A configured source tree is enough to compile (modpost lacks symbols).
+next_tar=$(ls /usr/src/linux-source-6.12*.tar.xz 2>/dev/null | sort -V | tail -n1)
+if [ -n "$next_tar" ]; then
+	next_ver=$(basename "$next_tar" .tar.xz)
+	ktree=$CACHE/next-kernel/$next_ver
+	if [ ! -e "$ktree/.udpcp-prepared" ]; then
+		rm -rf "$ktree"
+		mkdir -p "$CACHE/next-kernel"
+		tar -C "$CACHE/next-kernel" -xf "$next_tar"
+		(cd "$ktree" && make -s defconfig >/dev/null &&
+		 scripts/config -e IPV6 -m NET_UDP_TUNNEL -e NET_FOU -e MODULES \
+			-d DEBUG_INFO_BTF &&
+		 make -s olddefconfig >/dev/null && make -s -j"$(nproc)" modules_prepare) ||
+			{ echo "style: could not prepare $next_ver"; exit 1; }
+		touch "$ktree/.udpcp-prepared"
+	fi
+	ndir=build/style-next
+	rm -rf "$ndir"
+	mkdir -p "$ndir"
+	cp -r module uapi "$ndir/"
+	rm -f "$ndir"/module/*.o "$ndir"/module/*.ko "$ndir"/module/.*.cmd
+	log=$(make -s -C "$ktree" M="$PWD/$ndir/module" W=1 KBUILD_MODPOST_WARN=1 modules 2>&1 || echo "BUILD FAILED")
+	warn=$(echo "$log" | grep -E "warning:|error:|FAILED" || true)
+	if [ -n "$warn" ]; then
+		echo "$log" | grep -v "undefined!"
+		echo "style: the module does not compile cleanly against $next_ver"
+		status=1
+	fi
+else
+	echo "style: linux-source-6.12 missing (make deps): 6.12 compile check skipped"
+fi
+
 # The uapi header is usable from user space on its own.
 printf '#include <linux/udpcp.h>\nint main(void) { return 0; }\n' > "$bdir/uapi-test.c"
 if ! gcc -Wall -Wextra -pedantic -Werror -Iuapi -c -o "$bdir/uapi-test.o" "$bdir/uapi-test.c"; then
@@ -55,5 +88,5 @@ if ! gcc -Wall -Wextra -pedantic -Werror -Iuapi -c -o "$bdir/uapi-test.o" "$bdir
 	status=1
 fi
 
-[ $status -eq 0 ] && echo "style: checkpatch, W=1, sparse, uapi: clean"
+[ $status -eq 0 ] && echo "style: checkpatch, W=1, sparse, 6.12 build, uapi: clean"
 exit $status
