@@ -15,6 +15,7 @@ NL_LIBS		:= $(shell pkg-config --libs libnl-genl-3.0 2>/dev/null)
 PROGS		:= udpcpctl/udpcpctl
 TEST_PROGS	:= $(patsubst %.c,%,$(wildcard tests/progs/*.c))
 DOC_PROGS	:= $(patsubst %.c,%,$(wildcard Documentation/examples/*.c))
+BENCH_PROGS	:= bench/udpcp-bench
 
 .PHONY: all module progs deps check check-style demo check-debug bench \
 	install clean
@@ -28,7 +29,7 @@ module:
 	@test -n "$(KVER)" || { echo "no kernel headers: run make deps" >&2; exit 1; }
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/module modules
 
-progs: $(PROGS) $(TEST_PROGS) $(DOC_PROGS)
+progs: $(PROGS) $(TEST_PROGS) $(DOC_PROGS) $(BENCH_PROGS)
 
 udpcpctl/udpcpctl: $(wildcard udpcpctl/*.c udpcpctl/*.h) uapi/linux/udpcp.h
 	$(CC) $(USER_CFLAGS) $(NL_CFLAGS) -o $@ $(filter %.c,$^) $(NL_LIBS)
@@ -38,6 +39,9 @@ tests/progs/%: tests/progs/%.c $(wildcard tests/progs/*.h) uapi/linux/udpcp.h
 
 Documentation/examples/%: Documentation/examples/%.c uapi/linux/udpcp.h
 	$(CC) $(USER_CFLAGS) -o $@ $<
+
+bench/udpcp-bench: bench/udpcp-bench.c bench/uudpcp.c bench/uudpcp.h uapi/linux/udpcp.h
+	$(CC) $(USER_CFLAGS) -o $@ $(filter %.c,$^) -lm
 
 # Style gates: checkpatch --strict, W=1 and sparse must report nothing.
 check-style: deps
@@ -52,6 +56,7 @@ demo: deps all
 check-debug: deps
 	@tests/debug/check-debug.sh $(TESTS)
 
+# bench/run.sh boots one guest and runs every figure (BENCH_SMOKE=1: briefly).
 bench: deps all
 	@bench/run.sh
 
@@ -63,5 +68,5 @@ install: progs
 
 clean:
 	-test -n "$(KVER)" && $(MAKE) -C $(KDIR) M=$(CURDIR)/module clean
-	rm -f $(PROGS) $(TEST_PROGS) $(DOC_PROGS)
+	rm -f $(PROGS) $(TEST_PROGS) $(DOC_PROGS) $(BENCH_PROGS)
 	rm -rf build

@@ -591,7 +591,11 @@ static struct udpcp_peer_cfg *udpcp_nl_find_cfg(struct udpcp_net *un,
 	return NULL;
 }
 
-/* A template changed: every socket's peer for that endpoint follows. */
+/*
+ * A template changed: every socket's peer for that endpoint follows.  One
+ * removed takes back what it set, and only that: what "peer change" set on
+ * the peer itself stays.
+ */
 static void udpcp_nl_cfg_apply(struct udpcp_net *un,
 			       const struct udpcp_peer_cfg *cfg, bool remove)
 {
@@ -606,7 +610,7 @@ static void udpcp_nl_cfg_apply(struct udpcp_net *un,
 			    (peer->flags & UDPCP_PEER_F_CONFIGURED))
 				continue;
 			if (remove)
-				peer->override = 0;
+				peer->override &= ~cfg->override;
 			else
 				udpcp_peer_set_params(peer, cfg->override,
 						      &cfg->params);

@@ -94,7 +94,7 @@ static void udpcp_hist_save(struct udpcp_net *un, struct udpcp_peer *peer)
 {
 	struct udpcp_hist *h, *old;
 
-	if (peer->next_id == 1 || (peer->flags & UDPCP_PEER_F_GROUP))
+	if (peer->next_id == 1)
 		return;
 	if (atomic_inc_return(&un->history_count) > UDPCP_HISTORY_MAX)
 		goto full;
@@ -275,6 +275,7 @@ struct udpcp_peer *udpcp_peer_get_or_create(struct udpcp_sock *usk,
 	peer->flags = UDPCP_PEER_F_NEED_SYNC;
 	peer->last_active = jiffies;
 	skb_queue_head_init(&peer->txq);
+	INIT_LIST_HEAD(&peer->rx_partial_node);
 	udpcp_hrtimer_setup(&peer->timer, udpcp_peer_timer, CLOCK_MONOTONIC,
 			    HRTIMER_MODE_ABS_SOFT);
 
@@ -292,8 +293,11 @@ struct udpcp_peer *udpcp_peer_get_or_create(struct udpcp_sock *usk,
 		peer->flags = UDPCP_PEER_F_GROUP;
 	else if (udpcp_udp_dest_is_broadcast(peer))
 		peer->flags = UDPCP_PEER_F_GROUP | UDPCP_PEER_F_BCAST;
-	else
-		udpcp_hist_take(un, peer);
+	/*
+	 * Groups most of all: they are never synced, so their receivers
+	 * would take restarted IDs for duplicates.
+	 */
+	udpcp_hist_take(un, peer);
 	if (ipv6_addr_v4mapped(&ra->addr) &&
 	    ipv4_is_lbcast(ra->addr.s6_addr32[3]))
 		peer->flags |= UDPCP_PEER_F_BCAST;

@@ -54,6 +54,7 @@ static void udpcp_rx_drop_partial(struct udpcp_peer *peer)
 		skb = next;
 	}
 	peer->usk->rx_partial_mem -= peer->rx_truesize;
+	list_del_init(&peer->rx_partial_node);
 	peer->rx_head = NULL;
 	peer->rx_tail = NULL;
 	peer->rx_count = 0;
@@ -110,6 +111,34 @@ static void udpcp_rx_store(struct udpcp_peer *peer, struct sk_buff *skb)
 	peer->rx_bytes += skb->len;
 	peer->rx_truesize += skb->truesize;
 	peer->usk->rx_partial_mem += skb->truesize;
+	list_move_tail(&peer->rx_partial_node, &peer->usk->rx_partials);
+}
+
+/*
+ * The partial messages of a socket stay within its receive buffer.  When a
+ * fragment does not fit, those of other peers that grew least recently
+ * make room: fragments of messages that never complete, from many sources,
+ * must not starve a peer whose message is progressing.  An evicted
+ * message's ID is dead, as if it had expired: its sender has had acks for
+ * fragments no longer kept, and must see the message fail.
+ */
+static bool udpcp_rx_make_room(struct udpcp_peer *peer, unsigned int truesize)
+{
+	struct udpcp_sock *usk = peer->usk;
+	unsigned int limit = READ_ONCE(usk->inet.sk.sk_rcvbuf);
+	struct udpcp_peer *victim, *tmp;
+
+	list_for_each_entry_safe(victim, tmp, &usk->rx_partials,
+				 rx_partial_node) {
+		if (usk->rx_partial_mem + truesize <= limit)
+			break;
+		if (victim == peer)
+			continue;
+		victim->rx_dead_id = victim->rx_id;
+		victim->flags |= UDPCP_PEER_F_RX_DEAD;
+		udpcp_rx_drop_partial(victim);
+	}
+	return usk->rx_partial_mem + truesize <= limit;
 }
 
 /* Chain the fragments behind the first, as one message skb. */
@@ -118,6 +147,7 @@ static struct sk_buff *udpcp_rx_assemble(struct udpcp_peer *peer)
 	struct sk_buff *head = peer->rx_head, *frag;
 
 	peer->usk->rx_partial_mem -= peer->rx_truesize;
+	list_del_init(&peer->rx_partial_node);
 	peer->rx_head = NULL;
 	peer->rx_tail = NULL;
 	peer->rx_count = 0;
@@ -153,9 +183,21 @@ static void udpcp_rx_deliver(struct udpcp_peer *peer,
 	unsigned int len;
 
 	if (!udpcp_rx_room(sk, peer->rx_truesize + last->truesize)) {
-		/* Not acknowledged: the retransmission brings it back. */
+		/*
+		 * Not acknowledged: the retransmission brings it back.  The
+		 * fragments stored so far wait for it: a sender that still
+		 * retransmits is alive, so the rx timeout starts again, or a
+		 * reader slower than the rx timeout would make the sender's
+		 * message fail although every fragment got here.
+		 */
 		peer->stats.rx_dropped++;
 		kfree_skb(last);
+		if (peer->rx_head) {
+			struct udpcp_params p;
+
+			udpcp_peer_params(peer, &p);
+			peer->rx_deadline = ktime_add_ms(ktime_get(), p.rx_timeout_ms);
+		}
 		return;
 	}
 	udpcp_rx_store(peer, last);
@@ -207,7 +249,6 @@ static void udpcp_rx_data(struct udpcp_peer *peer,
 			  struct sk_buff_head *xmitq)
 {
 	const struct udpcp_hdr *h = &pkt->h;
-	struct udpcp_sock *usk = peer->usk;
 	bool last;
 
 	udpcp_peer_touch(peer);
@@ -274,8 +315,7 @@ static void udpcp_rx_data(struct udpcp_peer *peer,
 		udpcp_rx_deliver(peer, pkt, skb, xmitq);
 		goto out;
 	}
-	if (usk->rx_partial_mem + skb->truesize >
-	    (unsigned int)READ_ONCE(usk->inet.sk.sk_rcvbuf))
+	if (!udpcp_rx_make_room(peer, skb->truesize))
 		goto drop_mem;
 	udpcp_rx_store(peer, skb);
 	if (pkt->mode == UDPCP_ACK)

@@ -30,6 +30,7 @@ static int udpcp_init_sock(struct sock *sk)
 	usk->cookie = atomic64_inc_return(&udpcp_cookie_gen);
 	spin_lock_init(&usk->lock);
 	INIT_LIST_HEAD(&usk->peers);
+	INIT_LIST_HEAD(&usk->rx_partials);
 	INIT_LIST_HEAD(&usk->net_node);
 	/* The receive path finds the socket under RCU. */
 	sock_set_flag(sk, SOCK_RCU_FREE);

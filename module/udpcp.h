@@ -170,6 +170,7 @@ struct udpcp_sock {
 	u32			npeers;
 	u32			tx_pending;	/* messages queued or in flight */
 	u32			rx_partial_mem;	/* truesize of partial messages */
+	struct list_head	rx_partials;	/* peers holding one, by last growth */
 	u32			srtt_us;
 	struct udpcp_stats	stats;
 };
@@ -252,6 +253,7 @@ struct udpcp_peer {
 	/* receive */
 	struct sk_buff		*rx_head;	/* fragments of the partial message */
 	struct sk_buff		*rx_tail;
+	struct list_head	rx_partial_node; /* udpcp_sock.rx_partials */
 	ktime_t			rx_deadline;
 	u16			rx_last_id;
 	u16			rx_dead_id;

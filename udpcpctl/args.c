@@ -187,13 +187,28 @@ bad:
 	return usage_err("%s: \"%s\" is not %s", word, val, form);
 }
 
+/* An IPv4-mapped IPv6 address as the IPv4 address, as the kernel has it. */
+struct addr addr_unmapped(const struct addr *a)
+{
+	struct addr u = *a;
+
+	if (a->family == AF_INET6 && IN6_IS_ADDR_V4MAPPED(&a->v6)) {
+		u.family = AF_INET;
+		memcpy(&u.v4, &a->v6.s6_addr[12], sizeof(u.v4));
+	}
+	return u;
+}
+
+/* ::ffff:192.0.2.1 is 192.0.2.1: the kernel keys both alike. */
 bool addr_equal(const struct addr *a, const struct addr *b)
 {
-	if (a->family != b->family)
+	struct addr ua = addr_unmapped(a), ub = addr_unmapped(b);
+
+	if (ua.family != ub.family)
 		return false;
-	if (a->family == AF_INET)
-		return a->v4.s_addr == b->v4.s_addr;
-	return !memcmp(&a->v6, &b->v6, sizeof(a->v6));
+	if (ua.family == AF_INET)
+		return ua.v4.s_addr == ub.v4.s_addr;
+	return !memcmp(&ua.v6, &ub.v6, sizeof(ua.v6));
 }
 
 const char *addr_str(const struct addr *a, char *buf, size_t len)

@@ -129,11 +129,14 @@ int put_sock_sel(struct nl_msg *msg, int attr, const struct endpoint *ep)
 	return 0;
 }
 
+/* 0.0.0.0, ::ffff:0.0.0.0 or :: */
 static bool addr_is_any(const struct addr *a)
 {
-	if (a->family == AF_INET)
-		return a->v4.s_addr == htonl(INADDR_ANY);
-	return a->family == AF_INET6 && IN6_IS_ADDR_UNSPECIFIED(&a->v6);
+	struct addr u = addr_unmapped(a);
+
+	if (u.family == AF_INET)
+		return u.v4.s_addr == htonl(INADDR_ANY);
+	return u.family == AF_INET6 && IN6_IS_ADDR_UNSPECIFIED(&u.v6);
 }
 
 /*

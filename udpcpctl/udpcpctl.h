@@ -74,6 +74,7 @@ int parse_addr(const char *word, const char *val, struct addr *a);
 int parse_port(const char *word, const char *val, uint16_t *port);
 int parse_endpoint(const char *word, const char *val, bool need_addr,
 		   struct endpoint *ep);
+struct addr addr_unmapped(const struct addr *a);
 bool addr_equal(const struct addr *a, const struct addr *b);
 const char *addr_str(const struct addr *a, char *buf, size_t len);
 

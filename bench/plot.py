@@ -1,0 +1,536 @@
+#!/usr/bin/python3
+"""Turns bench/guest.sh's raw figures (JSON lines) into the table, the JSON
+with ratios to plain UDP, the target verdicts and the picture.
+
+  plot.py RAW.jsonl [--json OUT] [--table OUT] [--png OUT] [--check]
+
+Every ratio divides medians measured in the same boot; its range divides
+the extremes (worst/best case of the runs).  --check (the smoke test): exit
+1 unless every expected figure is present with non-zero numbers.
+"""
+import argparse
+import json
+import math
+import sys
+
+SIZES_ONEWAY = [64, 1400, 16384, 65487]
+SIZES_RR = [64, 1400, 65487]
+
+
+def size_label(s):
+    return {65487: "64K", 16384: "16K"}.get(s, str(s))
+
+
+EXTRA_KEYS = ("checksum", "peer_impl", "tag")
+ARRAYS = ("rate", "cpu_us", "p50_us", "p99_us", "send_rate")
+
+
+def med(v):
+    v = sorted(v)
+    n = len(v)
+    return v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
+
+
+def merge(runs):
+    """One figure from its runs (one per round): arrays, median, min, max."""
+    runs = sorted(runs, key=lambda r: r.get("round", 0))
+    f = {k: v for k, v in runs[0].items() if not any(k.startswith(a) for a in ARRAYS)}
+    f.pop("round", None)
+    f["rounds"] = [r.get("round", 0) for r in runs]
+    for a in ARRAYS:
+        if a not in runs[0]:
+            continue
+        vals = [x for r in runs for x in r.get(a, [])]
+        if not vals:
+            continue
+        f[a] = vals
+        f[a + "_med"], f[a + "_min"], f[a + "_max"] = med(vals), min(vals), max(vals)
+    # per round, for paired ratios (one run per round)
+    f["by_round"] = {r.get("round", 0): {a: r[a][0] for a in ARRAYS if r.get(a)} for r in runs}
+    f["server_msgs"] = sum(r.get("server_msgs", 0) for r in runs)
+    f["failed"] = sum(r.get("failed", 0) for r in runs)
+    f["retries"] = sum(r.get("retries", 0) for r in runs)
+    f["server_bytes_ok"] = all(r.get("server_bytes_ok", True) for r in runs)
+    if "loss" in runs[0]:
+        f["loss"] = med([r["loss"] for r in runs])
+    f["reps"] = len(runs)
+    return f
+
+
+def load(path):
+    meta, groups = {}, {}
+    with open(path) as f:
+        for line in f:
+            line = line.strip()
+            if not line.startswith("{"):
+                continue
+            try:
+                d = json.loads(line)
+            except json.JSONDecodeError:
+                continue
+            if d.get("test") == "meta":
+                meta = d
+                continue
+            key = (d["test"], d["fam"], d.get("size"), d.get("peers"),
+                   tuple(d.get(k) for k in EXTRA_KEYS))
+            groups.setdefault(key, []).append(d)
+    figs = []
+    for key, runs in groups.items():
+        figs.append(runs[0] if key[0] == "mem" else merge(runs))
+    return meta, figs
+
+
+class Figs:
+    def __init__(self, figs):
+        self.figs = figs
+
+    def get(self, test, size=None, peers=1, fam=4, **extra):
+        for f in self.figs:
+            if f["test"] != test or f["fam"] != fam:
+                continue
+            if size is not None and f.get("size") != size:
+                continue
+            if test != "mem" and f.get("peers", 1) != peers:
+                continue
+            if any(f.get(k) != extra.get(k) for k in EXTRA_KEYS):
+                continue
+            return f
+        return None
+
+
+def ratio(a, b, key="rate"):
+    """a over b: the median of the per-round ratios (runs of the same round
+    ran next to each other) and their range; without common rounds, the
+    ratio of the medians and of the extremes."""
+    if not a or not b or not b.get(key + "_med"):
+        return None
+    ra, rb = a.get("by_round", {}), b.get("by_round", {})
+    pairs = [ra[k][key] / rb[k][key] for k in ra
+             if k in rb and key in ra[k] and rb[k].get(key)]
+    if pairs:
+        return {"ratio": med(pairs), "lo": min(pairs), "hi": max(pairs), "paired": len(pairs)}
+    r = a[key + "_med"] / b[key + "_med"]
+    lo = a[key + "_min"] / b[key + "_max"] if b[key + "_max"] else r
+    hi = a[key + "_max"] / b[key + "_min"] if b[key + "_min"] else r
+    return {"ratio": r, "lo": lo, "hi": hi, "paired": 0}
+
+
+def spread(f, key="rate"):
+    m = f[key + "_med"]
+    return (f[key + "_max"] - f[key + "_min"]) / m * 100 if m else 0.0
+
+
+# --- rows of the table: (group, label, test, size, peers, extra, baseline) ---
+def rows():
+    r = []
+    for s in SIZES_ONEWAY:
+        r.append(("one-way (no ack), msgs/s", f"UDP one-way {size_label(s)}",
+                  "udp-oneway", s, 1, {}, ("udp-oneway", s, 1)))
+        r.append(("one-way (no ack), msgs/s", f"UDPCP no-ack {size_label(s)}",
+                  "udpcp-noack", s, 1, {}, ("udp-oneway", s, 1)))
+    for s in (1400, 65487):
+        r.append(("one-way (no ack), msgs/s", f"UDPCP no-ack {size_label(s)}, checksum off",
+                  "udpcp-noack", s, 1, {"checksum": 0}, ("udp-oneway", s, 1)))
+    r.append(("one-way (no ack), msgs/s", "UDPCP single-ack 64K (÷ UDP one-way)",
+              "udpcp-single", 65487, 1, {}, ("udp-oneway", 65487, 1)))
+    r.append(("one-way (no ack), msgs/s", "UDPCP single-ack 64K, checksum off",
+              "udpcp-single", 65487, 1, {"checksum": 0}, ("udp-oneway", 65487, 1)))
+    for s in SIZES_RR:
+        L = size_label(s)
+        g = "one destination, msgs/s (ratio to UDP req/resp)"
+        r.append((g, f"UDP req/resp {L}", "udp-rr", s, 1, {}, ("udp-rr", s, 1)))
+        r.append((g, f"TCP req/resp {L}", "tcp-rr", s, 1, {}, ("udp-rr", s, 1)))
+        r.append((g, f"UDPCP ack {L}", "udpcp-ack", s, 1, {}, ("udp-rr", s, 1)))
+        r.append((g, f"UDPCP single-ack {L}", "udpcp-single", s, 1, {}, ("udp-rr", s, 1)))
+        r.append((g, f"user-space UDPCP ack {L}", "uudpcp-ack", s, 1, {}, ("udp-rr", s, 1)))
+        r.append((g, f"user-space UDPCP single {L}", "uudpcp-single", s, 1, {}, ("udp-rr", s, 1)))
+    for s in SIZES_RR:
+        L = size_label(s)
+        g = "one message at a time (send, wait for the ack), msgs/s"
+        r.append((g, f"UDPCP ack {L} +FLUSH", "udpcp-ack-lat", s, 1, {}, ("udp-rr", s, 1)))
+        r.append((g, f"UDPCP single {L} +FLUSH", "udpcp-single-lat", s, 1, {}, ("udp-rr", s, 1)))
+        r.append((g, f"user-space UDPCP ack {L}", "uudpcp-ack-lat", s, 1, {}, ("udp-rr", s, 1)))
+    for n in (1, 100, 1000):
+        g = "many destinations, 64 B, aggregate msgs/s"
+        r.append((g, f"UDP req/resp, {n} dest.", "udp-rr", 64, n, {}, ("udp-rr", 64, n)))
+        r.append((g, f"UDPCP ack, {n} dest.", "udpcp-ack", 64, n,
+                  {"tag": "peers"} if n == 1 else {}, ("udp-rr", 64, n)))
+    g = "interoperability (kernel <-> user space), msgs/s"
+    r.append((g, "kernel -> uudpcp ack 1400", "udpcp-ack", 1400, 1, {"peer_impl": "user"},
+              ("udp-rr", 1400, 1)))
+    r.append((g, "uudpcp -> kernel ack 1400", "uudpcp-ack", 1400, 1, {"peer_impl": "kernel"},
+              ("udp-rr", 1400, 1)))
+    return r
+
+
+def build(meta, figs):
+    F = Figs(figs)
+    out = {"meta": meta, "figures": [], "targets": [], "memory": {}}
+    for fam in (4, 6):
+        for (group, label, test, size, peers, extra, base) in rows():
+            f = F.get(test, size, peers, fam, **extra)
+            if not f:
+                continue
+            b = F.get(base[0], base[1], base[2], fam)
+            e = dict(f)
+            e.pop("by_round", None)
+            e["label"] = label
+            e["group"] = group
+            e["ratio_to"] = f"{base[0]} {size_label(base[1])} peers {base[2]}"
+            rr = ratio(f, b)
+            if rr:
+                e["ratio"] = rr
+            ow = F.get("udp-oneway", size, 1, fam)
+            if test != "udp-oneway" and ow:
+                e["ratio_to_udp_oneway"] = ratio(f, ow)
+            if b and b.get("cpu_us_med") and f.get("cpu_us_med"):
+                e["cpu_ratio"] = ratio(f, b, "cpu_us")
+            if b and b.get("p50_us_med") and f.get("p50_us_med"):
+                e["p50_ratio"] = ratio(f, b, "p50_us")
+            e["goodput_MBps"] = f["rate_med"] * size / 1e6
+            out["figures"].append(e)
+        m = F.get("mem", None, None, fam)
+        if m:
+            out["memory"][f"v{fam}"] = m
+
+    # --- targets -------------------------------------------------------------
+    def target(name, fam, value, limit, op, detail):
+        if value is None:
+            out["targets"].append({"target": name, "fam": fam, "value": None,
+                                   "limit": limit, "met": None, "detail": "missing"})
+            return
+        met = value >= limit if op == ">=" else value <= limit
+        out["targets"].append({"target": name, "fam": fam, "value": value,
+                               "limit": limit, "op": op, "met": met, "detail": detail})
+
+    def rmed(a, b, key="rate"):
+        x = ratio(a, b, key)
+        return x["ratio"] if x else None
+
+    for fam in (4, 6):
+        for s in (64, 1400):
+            target(f"no-ack {s} B >= 0.9 x UDP one-way", fam,
+                   rmed(F.get("udpcp-noack", s, 1, fam), F.get("udp-oneway", s, 1, fam)),
+                   0.9, ">=", "msgs/s ratio")
+        target("ack 64 B >= 0.85 x UDP round trips", fam,
+               rmed(F.get("udpcp-ack", 64, 1, fam), F.get("udp-rr", 64, 1, fam)),
+               0.85, ">=", "msgs acked/s over UDP req/resp/s")
+        target("64 KB single-ack goodput >= 0.7 x UDP one-way", fam,
+               rmed(F.get("udpcp-single", 65487, 1, fam), F.get("udp-oneway", 65487, 1, fam)),
+               0.7, ">=", "bytes/s ratio")
+        for s in SIZES_RR:
+            target(f"ack {size_label(s)} >= 5 x user-space UDPCP", fam,
+                   rmed(F.get("udpcp-ack", s, 1, fam), F.get("uudpcp-ack", s, 1, fam)),
+                   5.0, ">=", "msgs acked/s ratio")
+        target("1000 peers: CPU/msg <= 1.2 x one peer", fam,
+               rmed(F.get("udpcp-ack", 64, 1000, fam),
+                    F.get("udpcp-ack", 64, 1, fam, tag="peers") or F.get("udpcp-ack", 64, 1, fam),
+                    "cpu_us"),
+               1.2, "<=", "guest CPU us per message ratio")
+        m = F.get("mem", None, None, fam)
+        target("<= 512 B per idle peer", fam, m["peer_bytes_med"] if m else None,
+               512, "<=", "slab objects+Percpu+Vmalloc delta / peers")
+    return out
+
+
+def fmt_rate(v):
+    if v >= 1e6:
+        return f"{v / 1e6:.2f}M"
+    if v >= 1e4:
+        return f"{v / 1e3:.1f}k"
+    if v >= 1e3:
+        return f"{v / 1e3:.2f}k"
+    return f"{v:.0f}"
+
+
+def table(out):
+    lines = []
+    meta = out["meta"]
+    lines.append(f"UDPCP benchmark  kernel {meta.get('kernel', '?')}  git {meta.get('git', '?')}  "
+                 f"{meta.get('date', '')}  runs {meta.get('reps', '?')} x {meta.get('secs', '?')} s"
+                 f"{'  SMOKE (numbers not meaningful)' if meta.get('smoke') else ''}")
+    lines.append("value = median (spread = (max-min)/median); ratio = median / median of the "
+                 "UDP baseline of the same boot [worst..best]")
+    hdr = f"{'figure':36} | {'IPv4':>9} {'spr':>5} {'ratio':>6} {'[range]':>13} {'us/msg':>7} " \
+          f"{'p50/p99 us':>13} | {'IPv6':>9} {'spr':>5} {'ratio':>6} {'[range]':>13} {'us/msg':>7} {'p50/p99 us':>13}"
+    by = {}
+    order = []
+    for e in out["figures"]:
+        k = (e["group"], e["label"])
+        if k not in by:
+            order.append(k)
+        by.setdefault(k, {})[e["fam"]] = e
+    group = None
+    for k in order:
+        if k[0] != group:
+            group = k[0]
+            lines.append("")
+            lines.append(f"== {group}")
+            lines.append(hdr)
+        cells = []
+        for fam in (4, 6):
+            e = by[k].get(fam)
+            if not e:
+                cells.append(" " * 60)
+                continue
+            r = e.get("ratio")
+            rs = f"{r['ratio']:6.2f} [{r['lo']:5.2f}..{r['hi']:5.2f}]" if r else " " * 20
+            lat = f"{e['p50_us_med']:.0f}/{e['p99_us_med']:.0f}" if "p50_us_med" in e else ""
+            cells.append(f"{fmt_rate(e['rate_med']):>9} {spread(e):4.0f}% {rs} "
+                         f"{e['cpu_us_med']:7.1f} {lat:>13}")
+        lines.append(f"{k[1]:36} | {cells[0]} | {cells[1]}")
+    if out["memory"]:
+        lines.append("")
+        lines.append("== memory (bytes; median [min..max])")
+        for fam, m in sorted(out["memory"].items()):
+            def mm(key):
+                return f"{m[key + '_med']:.0f} [{m[key + '_min']:.0f}..{m[key + '_max']:.0f}]"
+            lines.append(f"{fam}: per idle peer {mm('peer_bytes')} (of which per-CPU "
+                         f"{mm('peer_percpu_bytes')}; slab pages {mm('peer_slab_page_bytes')}; "
+                         f"left after close {mm('closed_peer_bytes')}); per socket: UDPCP "
+                         f"{mm('udpcp_sock_bytes')}, UDP {mm('udp_sock_bytes')} "
+                         f"(ratio {m['udpcp_sock_bytes_med'] / max(m['udp_sock_bytes_med'], 1):.2f})")
+            lines.append(f"    slab caches grown per peer: {json.dumps(m.get('peer_slab_top', {}))}")
+    lines.append("")
+    lines.append("== targets")
+    for t in out["targets"]:
+        v = "missing" if t["value"] is None else f"{t['value']:.2f}"
+        verdict = {True: "MET", False: "MISSED", None: "n/a"}[t["met"]]
+        lines.append(f"  IPv{t['fam']} {t['target']:48} {v:>9} (limit {t['op'] if 'op' in t else ''} "
+                     f"{t['limit']})  {verdict}")
+    return "\n".join(lines) + "\n"
+
+
+def plot(out, path):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figs = out["figures"]
+    fig = plt.figure(figsize=(17, 12.5))
+    gs = fig.add_gridspec(3, 2, width_ratios=[1.35, 1], hspace=0.42, wspace=0.28)
+    smoke = " — SMOKE RUN, numbers not meaningful" if out["meta"].get("smoke") else ""
+    fig.suptitle("UDPCP kernel module vs plain UDP, same QEMU/TCG guest boot, veth between "
+                 f"two namespaces (median of {out['meta'].get('reps', '?')} runs × "
+                 f"{out['meta'].get('secs', '?')} s){smoke}", fontsize=12)
+
+    # (a) ratios to UDP: the rows with a target get coloured
+    ax = fig.add_subplot(gs[:, 0])
+    tgt = {"UDPCP no-ack 64": 0.9, "UDPCP no-ack 1400": 0.9, "UDPCP ack 64": 0.85,
+           "UDPCP single-ack 64K (÷ UDP one-way)": 0.7}
+    sel = []
+    for e in figs:
+        if e["fam"] != 4 or "ratio" not in e or e["test"] in ("udp-oneway",) or \
+                (e["test"] == "udp-rr" and e["peers"] == 1) or "peer_impl" in e:
+            continue
+        sel.append(e)
+    labels, y = [], []
+    for i, e in enumerate(sel):
+        labels.append(e["label"])
+        y.append(i)
+        for fam, off, hatch in ((4, -0.2, None), (6, 0.2, "//")):
+            f6 = next((x for x in figs if x["fam"] == fam and x["label"] == e["label"]
+                       and "ratio" in x), None)
+            if not f6:
+                continue
+            rv = f6["ratio"]
+            limit = tgt.get(f6["label"])
+            color = "#9aa5b1"
+            if limit is not None:
+                color = "#2e9d4d" if rv["ratio"] >= limit else "#d1495b"
+            ax.barh(i + off, rv["ratio"], height=0.38, color=color, hatch=hatch,
+                    edgecolor="white" if not hatch else "#333333", linewidth=0.3,
+                    xerr=[[max(rv["ratio"] - rv["lo"], 0)], [max(rv["hi"] - rv["ratio"], 0)]],
+                    error_kw={"elinewidth": 0.8, "capsize": 1.5, "ecolor": "#444"})
+            if limit is not None and fam == 4:
+                ax.plot([limit, limit], [i - 0.45, i + 0.45], color="black", lw=1.6)
+            ax.text(max(rv["ratio"], rv["hi"]) * 1.04, i + off, f"{rv['ratio']:.2f}",
+                    va="center", fontsize=6.5)
+    ax.set_yticks(y)
+    ax.set_yticklabels(labels, fontsize=7.5)
+    ax.invert_yaxis()
+    ax.set_xscale("log")
+    ax.axvline(1.0, color="#555", lw=0.8, ls="--")
+    ax.set_xlabel("messages/s as a ratio to plain UDP of the same kind and size "
+                  "(no-ack: UDP one-way; others: UDP request/response)  — log scale")
+    ax.set_title("(a) throughput relative to UDP.  solid = IPv4, hatched = IPv6;  "
+                 "green/red = target met/missed, black tick = target", fontsize=9)
+    ax.grid(axis="x", which="both", alpha=0.25)
+
+    # (b) latency at 64 B and 64 KB
+    ax = fig.add_subplot(gs[0, 1])
+    kinds = [("udp-rr", "UDP req/resp"), ("tcp-rr", "TCP req/resp"),
+             ("udpcp-ack-lat", "UDPCP ack\n+FLUSH"), ("udpcp-single-lat", "UDPCP single\n+FLUSH"),
+             ("uudpcp-ack-lat", "user-space\nUDPCP ack")]
+    w = 0.2
+    for j, (size, col) in enumerate(((64, "#3b6ea8"), (65487, "#e3a33b"))):
+        for q, (key, alpha) in enumerate((("p50_us_med", 1.0), ("p99_us_med", 0.45))):
+            vals = []
+            for k, _ in kinds:
+                e = next((x for x in figs if x["fam"] == 4 and x["test"] == k and x["size"] == size
+                          and x["peers"] == 1 and "peer_impl" not in x), None)
+                vals.append(e[key] if e and key in e else 0)
+            xs = [i + (j * 2 + q - 1.5) * w for i in range(len(kinds))]
+            ax.bar(xs, vals, width=w, color=col, alpha=alpha,
+                   label=f"{size_label(size)} {'p50' if q == 0 else 'p99'}")
+    ax.set_xticks(range(len(kinds)))
+    ax.set_xticklabels([k[1] for k in kinds], fontsize=7.5)
+    ax.set_yscale("log")
+    ax.set_ylabel("µs, send → response/ack seen by the app")
+    ax.set_title("(b) latency, IPv4, one message at a time", fontsize=9)
+    ax.legend(fontsize=7, ncol=2)
+    ax.grid(axis="y", which="both", alpha=0.25)
+
+    # (c) many destinations
+    ax = fig.add_subplot(gs[1, 1])
+    ax2 = ax.twinx()
+    for test, name, col in (("udpcp-ack", "UDPCP ack", "#2e9d4d"), ("udp-rr", "UDP req/resp", "#3b6ea8")):
+        xs, rate, cpu = [], [], []
+        for n in (1, 100, 1000):
+            e = next((x for x in figs if x["fam"] == 4 and x["test"] == test and x["size"] == 64
+                      and x["peers"] == n and "peer_impl" not in x), None)
+            if e:
+                xs.append(n)
+                rate.append(e["rate_med"])
+                cpu.append(e["cpu_us_med"])
+        ax.plot(xs, rate, "o-", color=col, label=f"{name}: msgs/s")
+        ax2.plot(xs, cpu, "s--", color=col, alpha=0.6, label=f"{name}: CPU µs/msg")
+    ax.set_xscale("log")
+    ax.set_xlabel("destinations served at once (64 B, IPv4)")
+    ax.set_ylabel("aggregate msgs/s (solid)")
+    ax2.set_ylabel("guest CPU µs per message (dashed)")
+    ax.set_ylim(bottom=0)
+    ax2.set_ylim(bottom=0)
+    h1, l1 = ax.get_legend_handles_labels()
+    h2, l2 = ax2.get_legend_handles_labels()
+    ax.legend(h1 + h2, l1 + l2, fontsize=7, loc="lower left")
+    ax.set_title("(c) many peers: one sender socket, one receiver socket per destination", fontsize=9)
+    ax.grid(alpha=0.25)
+
+    # (d) memory
+    ax = fig.add_subplot(gs[2, 1])
+    mem = out["memory"]
+    names = ["per idle peer", "per UDPCP socket", "per UDP socket"]
+    keys = ["peer_bytes", "udpcp_sock_bytes", "udp_sock_bytes"]
+    for j, fam in enumerate(("v4", "v6")):
+        m = mem.get(fam)
+        if not m:
+            continue
+        vals = [m[k + "_med"] for k in keys]
+        xs = [i + (j - 0.5) * 0.35 for i in range(3)]
+        bars = ax.bar(xs, vals, width=0.35, color=["#d1495b" if vals[0] > 512 else "#2e9d4d",
+                                                    "#9aa5b1", "#9aa5b1"],
+                      hatch=None if fam == "v4" else "//", edgecolor="#333", linewidth=0.3,
+                      label=f"IPv{fam[1]}")
+        for b, v in zip(bars, vals):
+            ax.text(b.get_x() + b.get_width() / 2, v, f"{v:.0f}", ha="center", va="bottom", fontsize=7)
+    ax.axhline(512, color="black", lw=1.2, xmin=0.02, xmax=0.3)
+    ax.text(-0.45, 540, "target 512 B/peer", fontsize=7)
+    ax.set_xticks(range(3))
+    ax.set_xticklabels(names, fontsize=8)
+    ax.set_ylabel("bytes of kernel memory")
+    ax.set_title("(d) memory: slab objects+Percpu+Vmalloc deltas (solid IPv4, hatched IPv6)", fontsize=9)
+    ax.grid(axis="y", alpha=0.25)
+
+    # verdicts as a footer
+    tl = []
+    for t in out["targets"]:
+        if t["fam"] != 4:
+            continue
+        t6 = next((x for x in out["targets"] if x["fam"] == 6 and x["target"] == t["target"]), None)
+        v = lambda x: "?" if not x or x["value"] is None else f"{x['value']:.2f}"
+        ok = lambda x: "" if not x or x["met"] is None else ("✓" if x["met"] else "✗")
+        tl.append(f"{ok(t)}{ok(t6)} {t['target']}: v4 {v(t)}, v6 {v(t6)}")
+    fig.text(0.01, 0.005, "Targets (✓ met, ✗ missed; v4 v6):   " + "   |   ".join(tl),
+             fontsize=7, wrap=True, va="bottom")
+    fig.savefig(path, dpi=110, bbox_inches="tight")
+
+
+def check(meta, figs, out):
+    """The smoke test: every figure guest.sh runs is there and non-zero."""
+    F = Figs(figs)
+    missing = []
+    expect = []
+    for fam in (4, 6):
+        for s in SIZES_ONEWAY:
+            expect += [("udp-oneway", s, 1, fam, {}), ("udpcp-noack", s, 1, fam, {})]
+        expect.append(("udpcp-noack", 1400, 1, fam, {"checksum": 0}))
+        expect.append(("udpcp-noack", 65487, 1, fam, {"checksum": 0}))
+        expect.append(("udpcp-single", 65487, 1, fam, {"checksum": 0}))
+        for s in SIZES_RR:
+            for t in ("udp-rr", "udpcp-ack", "udpcp-single", "tcp-rr", "uudpcp-ack",
+                      "uudpcp-single", "udpcp-ack-lat", "udpcp-single-lat", "uudpcp-ack-lat"):
+                expect.append((t, s, 1, fam, {}))
+        expect.append(("udpcp-ack", 64, 1, fam, {"tag": "peers"}))
+        for n in (100, 1000):
+            expect += [("udp-rr", 64, n, fam, {}), ("udpcp-ack", 64, n, fam, {})]
+        expect += [("udpcp-ack", 1400, 1, fam, {"peer_impl": "user"}),
+                   ("uudpcp-ack", 1400, 1, fam, {"peer_impl": "kernel"})]
+    for (t, s, n, fam, extra) in expect:
+        f = F.get(t, s, n, fam, **extra)
+        name = f"{t} size {s} peers {n} IPv{fam} {extra or ''}"
+        if not f:
+            missing.append(f"missing: {name}")
+            continue
+        if not f.get("rate_med", 0) > 0 or not all(x > 0 for x in f["rate"]):
+            missing.append(f"zero rate: {name}")
+        if not f.get("cpu_us_med", 0) > 0:
+            missing.append(f"zero CPU per message: {name}")
+        if "p50_us_med" in f and not f["p50_us_med"] > 0:
+            missing.append(f"zero latency: {name}")
+        if f.get("server_bytes_ok") is False:
+            missing.append(f"receiver byte count does not match the messages: {name}")
+        if f.get("failed"):
+            missing.append(f"{f['failed']} message(s) failed: {name}")
+        if not f.get("server_msgs", 0) > 0:
+            missing.append(f"receiver counted nothing: {name}")
+    for fam in (4, 6):
+        m = F.get("mem", None, None, fam)
+        if not m:
+            missing.append(f"missing: mem IPv{fam}")
+            continue
+        for k in ("peer_bytes", "udpcp_sock_bytes", "udp_sock_bytes"):
+            if not m.get(k + "_med", 0) > 0:
+                missing.append(f"zero {k}: mem IPv{fam}")
+    if not any(t["value"] is not None for t in out["targets"]):
+        missing.append("no target could be evaluated")
+    return missing
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("raw")
+    ap.add_argument("--json")
+    ap.add_argument("--table")
+    ap.add_argument("--png")
+    ap.add_argument("--check", action="store_true")
+    a = ap.parse_args()
+    meta, figs = load(a.raw)
+    out = build(meta, figs)
+    t = table(out)
+    sys.stdout.write(t)
+    if a.table:
+        open(a.table, "w").write(t)
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump(out, f, indent=1)
+            f.write("\n")
+    if a.png:
+        try:
+            plot(out, a.png)
+        except ImportError as e:
+            print(f"plot: {e} (python3-matplotlib)", file=sys.stderr)
+            if not a.check:
+                return 1
+    if a.check:
+        problems = check(meta, figs, out)
+        for p in problems:
+            print(f"CHECK: {p}", file=sys.stderr)
+        if problems:
+            return 1
+        print("check: every figure present and non-zero")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

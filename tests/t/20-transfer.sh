@@ -1,0 +1,203 @@
+#!/bin/bash
+# Every transfer mode (noack, ack, single-ack) x checksum on/off x message
+# sizes 0, 1, a fragment's payload -1, exactly, +1, 5000 and 65487, over
+# IPv4, IPv6 and dual-stack mapped: each message delivered once, content
+# identical, sizes as sent; 65488 is refused with EMSGSIZE.  A capture shows
+# the flags of each mode (N, S, C, a zero checksum field when C=0), the
+# fragment count and sizes (payload = MTU - IP - 8 - 12), acks only where
+# the mode wants them (every fragment / the last one / none).  The SOL_UDPCP
+# cmsgs choose mode and checksum per message on one socket (and bad values
+# are EINVAL).  With MTU 1280 the fragment payload follows the MTU.
+# timeout: 200
+. "$(dirname "$0")/../lib/common.sh"
+. "$(dirname "$0")/../lib/udpcp.sh"
+
+udpcp_load
+topo_pair
+
+MODES="noack ack single-ack"
+per_run=7
+runs=6
+cmsg_msgs=6
+
+# The cmsg sender: one socket, the mode and checksum chosen per message.
+cmsg_send() { # FAMILY DST PORT SPORT
+	in_ns "$NS_A" python3 - "$@" <<'PY'
+import os, socket, struct, sys
+sys.path.insert(0, os.environ["REPO"] + "/tests/peer")
+from udpcp import pattern
+fam, dst, port, sport = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+SOL_UDPCP, MODE, CSUM = 258, 0, 1
+af = socket.AF_INET if fam == "v4" else socket.AF_INET6
+s = socket.socket(af, socket.SOCK_DGRAM, 258)
+s.bind(("0.0.0.0" if af == socket.AF_INET else "::", sport))
+def opt(t, v):
+    return (SOL_UDPCP, t, struct.pack("i", v))
+# (mode cmsg, checksum cmsg): None = the socket's default (ack, checksum on)
+plan = [(0, 3), (1, None), (2, 3), (None, None), (None, 3), (2, 4)]
+for seq, (m, c) in enumerate(plan):
+    anc = ([opt(MODE, m)] if m is not None else []) + \
+          ([opt(CSUM, c)] if c is not None else [])
+    s.sendmsg([pattern(seq, 3000)], anc, 0, (dst, port))
+# Invalid values and types: EINVAL, nothing sent.
+for anc in ([opt(MODE, 3)], [opt(MODE, -1)], [opt(CSUM, 2)], [opt(CSUM, 5)],
+            [opt(9, 1)], [(SOL_UDPCP, MODE, struct.pack("h", 1))]):
+    try:
+        s.sendmsg([b"x"], anc, 0, (dst, port))
+        sys.exit("cmsg %r accepted" % (anc,))
+    except OSError as e:
+        if e.errno != 22:
+            sys.exit("cmsg %r: %s" % (anc, e))
+s.setsockopt(SOL_UDPCP, 7, struct.pack("i", 20000))  # UDPCP_FLUSH
+print("cmsg ok")
+PY
+}
+
+# Checks one family's capture.  Specs: "SPORT:MODE:CSUM" per sender.
+check_capture() { # CAPJSON FRAG_PAYLOAD SPEC...
+	python3 - "$@" <<'PY'
+import json, sys
+cap, P = sys.argv[1], int(sys.argv[2])
+spec = {}
+for s in sys.argv[3:]:
+    port, mode, csum = s.split(":")
+    spec[int(port)] = (mode, csum == "on")
+pkts = [json.loads(l) for l in open(cap)]
+errs = []
+bad = [p for p in pkts if "error" in p]
+if bad:
+    errs.append("undecodable: %s" % bad[:3])
+def frags(size):
+    return max(1, -(-size // P))
+for port, (mode, csum) in spec.items():
+    data = [p for p in pkts if p.get("type") == 1 and p["sport"] == port]
+    acks = [p for p in pkts if p.get("type") == 2 and p["dport"] == port]
+    msgs = {}
+    for p in data:
+        if p["id"] == 0:
+            continue
+        msgs.setdefault(p["id"], []).append(p)
+        want = {"noack": (1, 1), "ack": (0, 0), "single-ack": (0, 1)}[mode]
+        if (p["n"], p["s"]) != want or p["c"] != csum:
+            errs.append("%d %s: data N=%d S=%d C=%d" % (port, mode, p["n"], p["s"], p["c"]))
+            break
+        if not csum and p["csum"] != 0:
+            errs.append("%d: C=0 with checksum field %#x" % (port, p["csum"]))
+        if p["plen"] > P:
+            errs.append("%d: fragment of %d > %d" % (port, p["plen"], P))
+    syncs = [p for p in data if p["id"] == 0]
+    if mode == "noack":
+        if acks:
+            errs.append("%d noack: %d acks" % (port, len(acks)))
+        if syncs:
+            errs.append("%d noack: sync sent" % port)
+    elif not syncs:
+        errs.append("%d %s: no sync before the first message" % (port, mode))
+    for mid, ps in msgs.items():
+        length, amount = ps[0]["len"], ps[0]["amount"]
+        if amount != frags(length):
+            errs.append("%d id %d: %d octets in %d fragments, want %d" % (port, mid, length, amount, frags(length)))
+        nums = {p["num"] for p in ps}
+        if nums != set(range(amount)):
+            errs.append("%d id %d: fragments %s" % (port, mid, sorted(nums)))
+        total = sum({p["num"]: p["plen"] for p in ps}.values())
+        if total != length:
+            errs.append("%d id %d: payloads sum to %d, length %d" % (port, mid, total, length))
+        macks = [a for a in acks if a["id"] == mid]
+        if mode == "ack" and {a["num"] for a in macks} != set(range(amount)):
+            errs.append("%d id %d ack: acked %s of %d" % (port, mid, sorted({a["num"] for a in macks}), amount))
+        if mode == "single-ack":
+            if not macks or any(a["num"] != amount - 1 for a in macks):
+                errs.append("%d id %d single-ack: acks %s" % (port, mid, [a["num"] for a in macks]))
+        for a in macks:
+            if (a["n"], a["s"], a["d"], a["c"], a["len"], a["amount"]) != (1, 1, 0, int(csum), 0, amount):
+                errs.append("%d id %d: bad ack %s" % (port, mid, a))
+    if len(msgs) != 7:
+        errs.append("%d: %d messages on the wire, want 7" % (port, len(msgs)))
+print("\n".join(errs) if errs else "capture ok")
+sys.exit(1 if errs else 0)
+PY
+}
+
+i=0
+for fam in $FAMILIES; do
+	i=$((i + 1))
+	P=$(frag_payload "$fam")
+	sizes="0,1,$((P - 1)),$P,$((P + 1)),5000,65487"
+	dst=$(fam_dst "$fam")
+	port=$((6000 + i))
+	total=$((runs * per_run + cmsg_msgs))
+	cap_start "$NS_B" "$IF_B" "$TMP/$fam.pcap"
+	# shellcheck disable=SC2046
+	bg_start "recv-$fam" in_ns "$NS_B" "$TOOL" recv -b "$(fam_bind "$fam")" "$port" \
+		$(fam_recv_opts "$fam") -n "$total" -t 150000 --rcvbuf 8388608 --list-sizes --info
+	wait_port "$NS_B" "$port"
+
+	specs=()
+	k=0
+	for mode in $MODES; do
+		for csum in on off; do
+			sport=$((7000 + 10 * i + k))
+			k=$((k + 1))
+			specs+=("$sport:$mode:$csum")
+			out=$(in_ns "$NS_A" "$TOOL" send -d "$dst" "$port" -b "$(fam_bind "$fam")" "$sport" \
+				-n "$per_run" --sizes "$sizes" --mode "$mode" --checksum "$csum" --tx-timeout 1000) ||
+				fail "$fam $mode checksum $csum: send exit $?: $out"
+			json_check "$fam $mode $csum sender" "$out" \
+				".sent == $per_run and .failed == 0 and .flush == \"ok\" and .info.tx_msgs == $per_run and .info.tx_timeout == 0 and .info.tx_pending == 0 and .info.tx_bytes == $((0 + 1 + P - 1 + P + P + 1 + 5000 + 65487))"
+		done
+	done
+	out=$(cmsg_send "$fam" "$dst" "$port" $((7000 + 10 * i + 9)) 2>&1) || fail "$fam cmsg: $out"
+
+	# One octet too many: EMSGSIZE, nothing queued.
+	out=$(in_ns "$NS_A" "$TOOL" send -d "$dst" "$port" -s 65488 --flush 1000) &&
+		fail "$fam: a 65488-octet message was accepted: $out"
+	json_check "$fam 65488" "$out" '.send_error == "Message too long" and .sent == 0 and .info.tx_msgs == 0 and .info.tx_pending == 0'
+
+	bg_wait "recv-$fam" || fail "$fam receiver: $(cat "$TMP/recv-$fam.out" "$TMP/recv-$fam.err")"
+	r=$(bg_json "recv-$fam")
+	json_check "$fam receiver" "$r" ".received == $total and .bad == 0 and .dups == 0 and .out_of_order == 0 and .sources == $((runs + 1)) and .info.rx_msgs == $total and .info.crc_errors == 0 and .info.rx_malformed == 0"
+	want=$(for _ in $(seq $runs); do tr , '\n' <<<"$sizes"; done; for _ in $(seq $cmsg_msgs); do echo 3000; done)
+	assert_eq "$fam delivered sizes" "$(sort -n <<<"$want" | tr '\n' ' ')" \
+		"$(jq -r '.sizes[]' <<<"$r" | sort -n | tr '\n' ' ')"
+	# The receiver's byte count equals what was sent.
+	assert_eq "$fam rx_bytes" "$(($(tr '\n' + <<<"$want")0))" "$(jget "$r" .info.rx_bytes)"
+
+	cap_stop
+	cap_udpcp "$TMP/$fam.pcap" "$port" >"$TMP/$fam.json"
+	check_capture "$TMP/$fam.json" "$P" "${specs[@]}" || fail "$fam wire: $(check_capture "$TMP/$fam.json" "$P" "${specs[@]}" | head -5)"
+	# The cmsg messages: their flags follow the plan, whatever the socket says.
+	cm=$(jq -c --argjson p $((7000 + 10 * i + 9)) 'select(.type == 1 and .sport == $p and .id > 0 and .num == 0) | [.id, .n, .s, .c]' "$TMP/$fam.json" | sort -u | tr -d '\n')
+	assert_eq "$fam cmsg flags [id,N,S,C]" "[1,1,1,0][2,0,0,1][3,0,1,0][4,0,0,1][5,0,0,0][6,0,1,1]" "$cm"
+	echo "$fam ok"
+done
+# Another MTU: 1280 on both ends.  The fragment payload follows (1240 for
+# IPv4, 1220 for IPv6): P and P+1 octets take 1 and 2 fragments.
+ip -n "$NS_A" link set "$IF_A" mtu 1280
+ip -n "$NS_B" link set "$IF_B" mtu 1280
+for fam in v4 v6; do
+	P=$(($(frag_payload "$fam") - 220))
+	port=6105
+	[ "$fam" = v6 ] && port=6106
+	cap_start "$NS_B" "$IF_B" "$TMP/mtu-$fam.pcap"
+	# shellcheck disable=SC2046
+	bg_start "mtu-$fam" in_ns "$NS_B" "$TOOL" recv -b "$(fam_bind "$fam")" $port \
+		$(fam_recv_opts "$fam") -n 3 -t 60000 --list-sizes
+	wait_port "$NS_B" $port
+	out=$(in_ns "$NS_A" "$TOOL" send -d "$(fam_dst "$fam")" $port -n 3 --sizes "$P,$((P + 1)),5000" \
+		--mode ack --tx-timeout 1000) || fail "MTU 1280 $fam: $out"
+	bg_wait "mtu-$fam" || fail "MTU 1280 $fam receiver: $(cat "$TMP/mtu-$fam.out")"
+	json_check "MTU 1280 $fam receiver" "$(bg_json "mtu-$fam")" ".received == 3 and .bad == 0 and .sizes == [$P, $((P + 1)), 5000]"
+	cap_stop
+	cap_udpcp "$TMP/mtu-$fam.pcap" $port >"$TMP/mtu-$fam.json"
+	got=$(jq -r 'select(.type == 1 and .id > 0) | "\(.id):\(.amount):\(.plen)"' "$TMP/mtu-$fam.json" | sort -u -t: -k1,1n -k3,3nr | tr '\n' ' ')
+	# id 1: P in 1 fragment; id 2: P+1 in 2 (P and 1); id 3: 5000 in ceil(5000/P)
+	n3=$(((5000 + P - 1) / P))
+	want="1:1:$P 2:2:$P 2:2:1 "
+	for ((k = 1; k < n3; k++)); do want+="3:$n3:$P "; done
+	want+="3:$n3:$((5000 - (n3 - 1) * P)) "
+	# shellcheck disable=SC2086
+	assert_eq "MTU 1280 $fam fragments (id:amount:payload)" "$(printf '%s\n' $want | sort -u -t: -k1,1n -k3,3nr | tr '\n' ' ')" "$got"
+	echo "MTU 1280 $fam ok (payload $P)"
+done
+echo "transfer ok"

@@ -1,0 +1,158 @@
+#!/bin/bash
+# Messages that cannot be delivered fail after max tries, on time, and say
+# so; the next message resynchronises.  Over IPv4, IPv6 and dual-stack
+# mapped, with max tries 3 and tx timeout 300 ms:
+#  - nobody bound at the destination (a fresh one: the sync never gets
+#    acked), the receiver gone after a delivered message (the data is sent
+#    3 times), and the sender's link down: each message fails 0.9 s
+#    (3 x 300 ms; up to 2.5 s allowed under TCG) after it was sent;
+#  - POLLERR is signalled, and the error queue holds one sock_extended_err
+#    per failure: ETIMEDOUT, SO_EE_ORIGIN_LOCAL, ee_info the message ID,
+#    ee_data its length, the destination as the offender; UDPCP_INFO
+#    counts tx_timeout;
+#  - after recovery (receiver back, link up) the next message is delivered
+#    and the capture at B shows a sync before it, and the failed message
+#    sent exactly max-tries times.
+# timeout: 150
+. "$(dirname "$0")/../lib/common.sh"
+. "$(dirname "$0")/../lib/udpcp.sh"
+
+udpcp_load
+topo_pair
+
+i=0
+for fam in $FAMILIES; do
+	i=$((i + 1))
+	port=$((6000 + i)) dead=$((6100 + i)) sport=$((7000 + i))
+	cap_start "$NS_B" "$IF_B" "$TMP/$fam.pcap"
+	out=$(python3 - "$fam" "$(fam_dst "$fam")" "$port" "$dead" "$sport" "$NS_A" "$NS_B" "$IF_A" 2>&1 <<'PY'
+import ctypes, errno, os, select, socket, struct, subprocess, sys, time
+fam, dst, port, dead, sport, ns_a, ns_b, if_a = sys.argv[1:]
+port, dead, sport = int(port), int(dead), int(sport)
+libc = ctypes.CDLL(None, use_errno=True)
+SOL_UDPCP, TX_TIMEOUT, MAXTRY, INFO = 258, 2, 4, 6
+IP_RECVERR, IPV6_RECVERR, SO_EE_ORIGIN_LOCAL = 11, 25, 1
+af = socket.AF_INET if fam == "v4" else socket.AF_INET6
+any_addr = "0.0.0.0" if af == socket.AF_INET else "::"
+EXPECT, SLACK = 0.9, 2.5
+
+def netns(name):
+    fd = os.open("/run/netns/" + name, os.O_RDONLY)
+    if libc.setns(fd, 0x40000000) != 0:
+        sys.exit("setns %s failed" % name)
+    os.close(fd)
+
+def sock(bind_port):
+    s = socket.socket(af, socket.SOCK_DGRAM, 258)
+    if af == socket.AF_INET6:
+        s.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1 if fam == "v6" else 0)
+    s.bind((any_addr, bind_port))
+    return s
+
+def receiver():
+    netns(ns_b)
+    r = sock(port)
+    r.settimeout(10)
+    return r
+
+def info(s):
+    v = struct.unpack("6I12Q", s.getsockopt(SOL_UDPCP, INFO, 120))
+    return dict(tx_msgs=v[6], tx_timeout=v[10], tx_retries=v[12], tx_pending=v[3])
+
+def fail(msg):
+    sys.exit("%s: %s" % (fam, msg))
+
+def expect_failure(s, msg, want_id, dport, what):
+    """Send msg, wait for POLLERR, check the time and the error queue."""
+    p = select.poll()
+    p.register(s, select.POLLIN)
+    t0 = time.monotonic()
+    s.sendto(msg, (dst, dport))
+    ev = p.poll(int(SLACK * 1000) + 2000)
+    dt = time.monotonic() - t0
+    if not ev or not ev[0][1] & select.POLLERR:
+        fail("%s: no POLLERR after %.2f s (%s)" % (what, dt, ev))
+    if not EXPECT - 0.05 <= dt <= SLACK:
+        fail("%s: failed after %.2f s, want %.1f..%.1f" % (what, dt, EXPECT, SLACK))
+    data, anc, flags, name = s.recvmsg(100, 512, socket.MSG_ERRQUEUE)
+    ee = None
+    for level, typ, val in anc:
+        if (level, typ) in ((socket.IPPROTO_IP, IP_RECVERR), (socket.IPPROTO_IPV6, IPV6_RECVERR)):
+            ee = struct.unpack_from("IBBBBII", val)
+    if ee is None:
+        fail("%s: no IP_RECVERR/IPV6_RECVERR cmsg in %s" % (what, anc))
+    e_errno, origin, _, _, _, e_info, e_data = ee
+    if (e_errno, origin, e_info, e_data) != (errno.ETIMEDOUT, SO_EE_ORIGIN_LOCAL, want_id, len(msg)):
+        fail("%s: error queue says errno %d origin %d id %d len %d, want %d %d %d %d" %
+             (what, e_errno, origin, e_info, e_data, errno.ETIMEDOUT, SO_EE_ORIGIN_LOCAL, want_id, len(msg)))
+    if name[0] != dst or name[1] != dport:
+        fail("%s: offender %s, want %s port %d" % (what, name, dst, dport))
+    try:
+        s.recvmsg(100, 512, socket.MSG_ERRQUEUE | socket.MSG_DONTWAIT)
+        fail("%s: a second error queued" % what)
+    except BlockingIOError:
+        pass
+    ev = p.poll(0)
+    if ev and ev[0][1] & select.POLLERR:
+        fail("%s: POLLERR still set after the error queue was read" % what)
+    print("%s: failed after %.2f s, id %d" % (what, dt, want_id))
+
+r = receiver()
+netns(ns_a)
+s = sock(sport)
+s.setsockopt(SOL_UDPCP, TX_TIMEOUT, 300)
+s.setsockopt(SOL_UDPCP, MAXTRY, 3)
+if af == socket.AF_INET6:
+    s.setsockopt(socket.IPPROTO_IPV6, IPV6_RECVERR, 1)
+s.setsockopt(socket.IPPROTO_IP, IP_RECVERR, 1)
+
+# Nobody at the destination at all: the sync fails, the message with it.
+expect_failure(s, b"n" * 33, 1, dead, "no receiver (sync)")
+
+# A delivered message, then the receiver goes: the data itself fails.
+s.sendto(b"m0", (dst, port))
+if r.recv(100) != b"m0":
+    fail("m0 not delivered")
+r.close()
+expect_failure(s, b"m1" * 1000, 2, port, "receiver gone")
+if info(s)["tx_timeout"] != 2:
+    fail("UDPCP_INFO tx_timeout %s, want 2" % info(s))
+
+# The receiver is back: the next message is delivered (after a sync).
+r = receiver()
+netns(ns_a)
+s.sendto(b"m2", (dst, port))
+if r.recv(100) != b"m2":
+    fail("m2 not delivered after the receiver came back")
+
+# The sender's link goes down: the message fails; after link up the next
+# one is delivered.
+subprocess.run(["ip", "-n", ns_a, "link", "set", if_a, "down"], check=True)
+expect_failure(s, b"m3" * 3000, 4, port, "link down")
+subprocess.run(["ip", "-n", ns_a, "link", "set", if_a, "up"], check=True)
+for _ in range(100):
+    if b"state UP" in subprocess.run(["ip", "-n", ns_a, "link", "show", if_a], capture_output=True).stdout:
+        break
+    time.sleep(0.1)
+s.sendto(b"m4", (dst, port))
+if r.recv(100) != b"m4":
+    fail("m4 not delivered after link up")
+st = info(s)
+if st["tx_timeout"] != 3 or st["tx_msgs"] != 3:
+    fail("UDPCP_INFO %s, want tx_timeout 3, tx_msgs 3" % st)
+print("%s: ok" % fam)
+PY
+) || fail "$out"
+	echo "$out"
+	cap_stop
+	# Data packets from the sender to the receiver's port, consecutive
+	# repeats folded: sync, 1, the failed 2, sync, 3, (4 never left A), sync, 5.
+	cap_udpcp "$TMP/$fam.pcap" "$port" >"$TMP/$fam.json"
+	seq=$(jq -r "select(.type == 1 and .sport == $sport) | .id" "$TMP/$fam.json" | uniq | tr '\n' ' ')
+	assert_eq "$fam message IDs on the wire" "0 1 2 0 3 0 5 " "$seq"
+	assert_eq "$fam transmissions of the failed message 2 (fragment 0)" 3 \
+		"$(jq -r "select(.type == 1 and .sport == $sport and .id == 2 and .num == 0) | .id" "$TMP/$fam.json" | wc -l)"
+	assert_eq "$fam acks of message 2" 0 \
+		"$(jq -r "select(.type == 2 and .dport == $sport and .id == 2) | .id" "$TMP/$fam.json" | wc -l)"
+done
+echo "failure ok"

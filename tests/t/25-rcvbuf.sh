@@ -1,0 +1,119 @@
+#!/bin/bash
+# A full receive buffer holds the sender back instead of losing messages,
+# over IPv4, IPv6 and dual-stack mapped:
+#  - a receiver with a tiny buffer (room for one 5000-octet message) that
+#    does not read: the message that does not fit is not acknowledged (its
+#    last fragment's ack appears in the capture only after the application
+#    started reading), the sender keeps it pending (UDPCP_INFO tx_pending),
+#    the receiver counts rx_dropped and holds one message (rx_queued); once
+#    the application reads, every message arrives, in order, once;
+#  - a slow reader (udpcp-tool recv --slow) with a small buffer and a
+#    sender in single-ack mode: 20 messages all arrive exactly once, the
+#    sender retransmitted and nothing failed.
+# timeout: 150
+. "$(dirname "$0")/../lib/common.sh"
+. "$(dirname "$0")/../lib/udpcp.sh"
+
+udpcp_load
+topo_pair
+
+i=0
+for fam in $FAMILIES; do
+	i=$((i + 1))
+	port=$((6000 + i)) sport=$((7000 + i))
+	cap_start "$NS_B" "$IF_B" "$TMP/$fam.pcap"
+	out=$(python3 - "$fam" "$(fam_dst "$fam")" "$port" "$sport" "$NS_A" "$NS_B" 2>&1 <<'PY'
+import ctypes, json, os, socket, struct, sys, time
+fam, dst, port, sport, ns_a, ns_b = sys.argv[1:]
+port, sport = int(port), int(sport)
+sys.path.insert(0, os.environ["REPO"] + "/tests/peer")
+from udpcp import pattern
+libc = ctypes.CDLL(None, use_errno=True)
+af = socket.AF_INET if fam == "v4" else socket.AF_INET6
+any_addr = "0.0.0.0" if af == socket.AF_INET else "::"
+SOL_UDPCP, TX_TIMEOUT, MAXTRY, INFO, FLUSH = 258, 2, 4, 6, 7
+SIZE, COUNT = 5000, 4
+MSGS = [pattern(k, SIZE) for k in range(COUNT)]
+
+def netns(name):
+    fd = os.open("/run/netns/" + name, os.O_RDONLY)
+    if libc.setns(fd, 0x40000000) != 0:
+        sys.exit("setns %s failed" % name)
+    os.close(fd)
+
+def sock(ns, bind_port):
+    netns(ns)
+    s = socket.socket(af, socket.SOCK_DGRAM, 258)
+    if af == socket.AF_INET6:
+        s.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1 if fam == "v6" else 0)
+    return s
+
+def info(s):
+    names = ("size tx_nodes rx_nodes tx_pending rx_queued rtt_us tx_msgs rx_msgs "
+             "tx_bytes rx_bytes tx_timeout rx_timeout tx_retries rx_discarded_frags "
+             "crc_errors rx_duplicates rx_malformed rx_dropped").split()
+    return dict(zip(names, struct.unpack("6I12Q", s.getsockopt(SOL_UDPCP, INFO, 120))))
+
+def fail(msg):
+    sys.exit("%s: %s" % (fam, msg))
+
+r = sock(ns_b, port)
+r.setsockopt(socket.SOL_SOCKET, 33, 8192)      # SO_RCVBUFFORCE: 16 KiB
+r.bind((any_addr, port))
+s = sock(ns_a, sport)
+s.bind((any_addr, sport))
+s.setsockopt(SOL_UDPCP, TX_TIMEOUT, 300)
+s.setsockopt(SOL_UDPCP, MAXTRY, 10)             # 3 s before a message fails
+for m in MSGS:
+    s.sendto(m, (dst, port))
+time.sleep(1.5)
+si, ri = info(s), info(r)
+if si["tx_pending"] != COUNT - 1 or si["tx_msgs"] != 1:
+    fail("sender while the receiver does not read: %s (want 1 sent, %d pending)" % (si, COUNT - 1))
+if ri["rx_queued"] != 1 or ri["rx_msgs"] != 1 or ri["rx_dropped"] < 1:
+    fail("receiver not reading: %s (want 1 queued, rx_dropped > 0)" % ri)
+t_read = time.time()
+r.settimeout(5)
+for k in range(COUNT):
+    try:
+        data = r.recv(65536)
+    except socket.timeout:
+        fail("message %d not delivered after reading started" % k)
+    if data != MSGS[k]:
+        fail("message %d: wrong content or order (seq %d)" % (k, struct.unpack_from("!I", data)[0]))
+s.setsockopt(SOL_UDPCP, FLUSH, struct.pack("i", 10000))
+si = info(s)
+if si["tx_timeout"] or si["tx_msgs"] != COUNT or si["tx_retries"] < 1:
+    fail("sender after reading: %s" % si)
+print(json.dumps(dict(t_read=t_read, blocked=2)))
+PY
+) || fail "$out"
+	echo "$fam: $out"
+	t_read=$(jget "$out" .t_read)
+
+	# The slow reader: 20 messages of 5000 octets, single-ack, 100 ms a read.
+	# shellcheck disable=SC2046
+	bg_start "slow-$fam" in_ns "$NS_B" "$TOOL" recv -b "$(fam_bind "$fam")" $((port + 100)) \
+		$(fam_recv_opts "$fam") --rcvbuf 8192 --slow 100 -n 20 -t 60000 --info
+	wait_port "$NS_B" $((port + 100))
+	tx=$(in_ns "$NS_A" "$TOOL" send -d "$(fam_dst "$fam")" $((port + 100)) -n 20 -s 5000 \
+		--mode single-ack --tx-timeout 100 --max-try 10) || fail "$fam slow reader: sender: $tx"
+	bg_wait "slow-$fam" || fail "$fam slow reader: $(cat "$TMP/slow-$fam.out" "$TMP/slow-$fam.err")"
+	rx=$(bg_json "slow-$fam")
+	echo "$fam slow reader: $rx"
+	json_check "$fam slow reader, receiver" "$rx" '.received == 20 and .bad == 0 and .dups == 0 and .out_of_order == 0 and .info.rx_dropped > 0'
+	json_check "$fam slow reader, sender" "$tx" '.failed == 0 and .info.tx_msgs == 20 and .info.tx_retries > 0'
+
+	cap_stop
+	cap_udpcp "$TMP/$fam.pcap" "$port" >"$TMP/$fam.json"
+	# Message 2 is the first that did not fit: its last fragment is acked
+	# only after the application started reading.
+	first=$(jq -s "[.[] | select(.type == 2 and .dport == $sport and .id == 2 and .num == 3) | .ts] | min" "$TMP/$fam.json")
+	[ "$first" != null ] || fail "$fam: message 2 never acked"
+	awk -v a="$first" -v r="$t_read" 'BEGIN { exit !(a >= r) }' ||
+		fail "$fam: message 2 acked at $first, before the application read (at $t_read)"
+	# ... though it was sent (and resent) before.
+	sent=$(jq -s "[.[] | select(.type == 1 and .sport == $sport and .id == 2 and .num == 3 and .ts < $t_read)] | length" "$TMP/$fam.json")
+	[ "$sent" -ge 2 ] || fail "$fam: message 2's last fragment sent $sent times before the read, want >= 2"
+done
+echo "rcvbuf ok"

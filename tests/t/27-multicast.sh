@@ -1,0 +1,168 @@
+#!/bin/bash
+# Multicast and broadcast on a bridge of four hosts (h1 sends; h2 and h3
+# are members; h4 is bound to the same ports but joins nothing):
+#  - to an IPv4 group, an IPv6 group, an IPv4 group through a dual-stack
+#    AF_INET6 socket (::ffff:239.x), and the IPv4 subnet broadcast address,
+#    four messages each (one of them fragmented) reach every member exactly
+#    once, in order, intact; h2 joins with IP_ADD_MEMBERSHIP /
+#    IPV6_JOIN_GROUP on the UDPCP socket, h3 with MCAST_JOIN_GROUP
+#    (udpcp-tool --join); h2 has a second member socket on the IPv4 and
+#    the IPv6 group's port (SO_REUSEADDR), which gets every message too;
+#  - h4 gets the broadcast ones and none of the multicast ones;
+#  - a socket in ack mode sends them in no-ack mode: N=1 on the wire, no
+#    sync, no acks at all;
+#  - broadcast needs SO_BROADCAST: EACCES without it (also to
+#    255.255.255.255).
+# timeout: 150
+. "$(dirname "$0")/../lib/common.sh"
+. "$(dirname "$0")/../lib/udpcp.sh"
+
+udpcp_load
+topo_bridge 4
+
+G4=239.1.2.3 G6=ff0e::1:2:3 GM=239.1.2.4
+P4=6001 P6=6002 PM=6003 PB=6004
+COUNT=4
+
+# One process per host holds a socket per scenario.  MODE member: h2's
+# sockets join (IP_ADD_MEMBERSHIP, IPV6_JOIN_GROUP); MODE bystander: h4's
+# only bind.  Prints one JSON object: port -> {received, bad, in_order}.
+hosts_recv() { # NS MODE EXPECT(port:count,...)
+	in_ns "$1" python3 - "$@" "$IF_H" <<'PY'
+import json, os, select, socket, struct, sys, time
+ns, mode, expect, ifname = sys.argv[1:]
+sys.path.insert(0, os.environ["REPO"] + "/tests/peer")
+from udpcp import pattern
+expect = {k: int(v) for k, v in (x.split(":") for x in expect.split(","))}
+idx = socket.if_nametoindex(ifname)
+socks = {}
+def udpcp(name, af, port, v6only=None):
+    s = socket.socket(af, socket.SOCK_DGRAM, 258)
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    if v6only is not None:
+        s.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, v6only)
+    s.bind(("0.0.0.0" if af == socket.AF_INET else "::", port))
+    socks[name] = s
+    return s
+def mreqn(group):
+    return struct.pack("4s4si", socket.inet_aton(group), b"\0" * 4, idx)
+def join6(s):
+    s.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_JOIN_GROUP,
+                 socket.inet_pton(socket.AF_INET6, "ff0e::1:2:3") + struct.pack("@I", idx))
+s4 = udpcp("6001", socket.AF_INET, 6001)
+s6 = udpcp("6002", socket.AF_INET6, 6002, 1)
+sm = udpcp("6003", socket.AF_INET6, 6003, 0)
+sb = udpcp("6004", socket.AF_INET, 6004)
+if mode == "member":
+    s4.setsockopt(socket.IPPROTO_IP, socket.IP_ADD_MEMBERSHIP, mreqn("239.1.2.3"))
+    join6(s6)
+    sm.setsockopt(socket.IPPROTO_IP, socket.IP_ADD_MEMBERSHIP, mreqn("239.1.2.4"))
+    # A second member socket on the same port (SO_REUSEADDR): each gets
+    # its own copy of every packet, and delivers every message once.
+    udpcp("6001b", socket.AF_INET, 6001).setsockopt(socket.IPPROTO_IP, socket.IP_ADD_MEMBERSHIP, mreqn("239.1.2.3"))
+    join6(udpcp("6002b", socket.AF_INET6, 6002, 1))
+open("/tmp/ready-" + ns, "w").close()
+got = {n: [] for n in socks}
+bad = {n: 0 for n in socks}
+names = {s.fileno(): n for n, s in socks.items()}
+end = time.monotonic() + 60
+done_at = None
+while time.monotonic() < end:
+    if done_at is None and all(len(got[n]) >= expect[n] for n in socks):
+        done_at = time.monotonic()
+    if done_at is not None and time.monotonic() > done_at + 2:
+        break     # linger: anything more would be a duplicate or a leak
+    r, _, _ = select.select(list(socks.values()), [], [], 0.2)
+    for s in r:
+        n = names[s.fileno()]
+        data = s.recv(65536)
+        seq = struct.unpack_from("!I", data)[0] if len(data) >= 4 else len(got[n])
+        if data != pattern(seq, len(data)):
+            bad[n] += 1
+        got[n].append(seq)
+print(json.dumps({n: dict(received=len(got[n]), bad=bad[n],
+                          in_order=got[n] == list(range(len(got[n]))))
+                  for n in socks}))
+PY
+}
+
+rm -f /tmp/ready-*
+bg_start h2 hosts_recv "$NS_H2" member "$P4:$COUNT,${P4}b:$COUNT,$P6:$COUNT,${P6}b:$COUNT,$PM:$COUNT,$PB:$COUNT"
+bg_start h4 hosts_recv "$NS_H4" bystander "$P4:0,$P6:0,$PM:0,$PB:$COUNT"
+# h3: udpcp-tool, joining with MCAST_JOIN_GROUP
+bg_start h3-4 in_ns "$NS_H3" "$TOOL" recv -b 0.0.0.0 $P4 --join "$G4%$IF_H" -n $COUNT -t 60000
+bg_start h3-6 in_ns "$NS_H3" "$TOOL" recv -b :: $P6 --v6only 1 --join "$G6%$IF_H" -n $COUNT -t 60000
+bg_start h3-m in_ns "$NS_H3" "$TOOL" recv -b :: $PM --v6only 0 --join "$GM%$IF_H" -n $COUNT -t 60000
+bg_start h3-b in_ns "$NS_H3" "$TOOL" recv -b 0.0.0.0 $PB -n $COUNT -t 60000
+wait_until 60 "test -e /tmp/ready-$NS_H2 -a -e /tmp/ready-$NS_H4" || fail "receivers did not start"
+for p in $P4 $P6 $PM $PB; do
+	wait_port "$NS_H3" "$p"
+done
+cap_start "$NS_H2" "$IF_H" "$TMP/h2.pcap"
+
+out=$(in_ns "$NS_H1" python3 - "$COUNT" 2>&1 <<'PY'
+import errno, os, socket, struct, sys
+sys.path.insert(0, os.environ["REPO"] + "/tests/peer")
+from udpcp import pattern
+count = int(sys.argv[1])
+SIZES = (100, 3000, 1, 5000)
+SOL_UDPCP, MODE, FLUSH, INFO = 258, 0, 7, 6
+def udpcp(af, v6only=None):
+    s = socket.socket(af, socket.SOCK_DGRAM, 258)
+    if v6only is not None:
+        s.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, v6only)
+    s.setsockopt(SOL_UDPCP, MODE, 1)          # ack mode: groups override it
+    return s
+def send_all(s, dest):
+    for k in range(count):
+        s.sendto(pattern(k, SIZES[k % len(SIZES)]), dest)
+    s.setsockopt(SOL_UDPCP, FLUSH, struct.pack("i", 5000))
+    v = struct.unpack("6I12Q", s.getsockopt(SOL_UDPCP, INFO, 120))
+    if v[6] != count or v[3] != 0 or v[10] != 0:
+        sys.exit("%s: tx_msgs %d pending %d failed %d" % (dest, v[6], v[3], v[10]))
+b = udpcp(socket.AF_INET)
+for dest in (("192.0.2.255", 6004), ("255.255.255.255", 6004)):
+    try:
+        b.sendto(b"x", dest)
+        sys.exit("broadcast to %s without SO_BROADCAST accepted" % dest[0])
+    except OSError as e:
+        if e.errno != errno.EACCES:
+            sys.exit("broadcast to %s without SO_BROADCAST: %s, want EACCES" % (dest[0], e))
+send_all(udpcp(socket.AF_INET), ("239.1.2.3", 6001))
+send_all(udpcp(socket.AF_INET6, 1), ("ff0e::1:2:3", 6002))
+send_all(udpcp(socket.AF_INET6, 0), ("::ffff:239.1.2.4", 6003))
+# Last: h4 stops 2 s after the broadcast messages, so it has been listening
+# while the multicast ones went out.
+b.setsockopt(socket.SOL_SOCKET, socket.SO_BROADCAST, 1)
+send_all(b, ("192.0.2.255", 6004))
+print("sent")
+PY
+) || fail "sender: $out"
+
+for n in h3-4 h3-6 h3-m h3-b; do
+	bg_wait $n || fail "$n: $(cat "$TMP/$n.out" "$TMP/$n.err")"
+	json_check "$n" "$(bg_json $n)" ".received == $COUNT and .bad == 0 and .dups == 0 and .out_of_order == 0"
+done
+bg_wait h2 || fail "h2: $(cat "$TMP/h2.err")"
+bg_wait h4 || fail "h4: $(cat "$TMP/h4.err")"
+h2=$(bg_json h2) h4=$(bg_json h4)
+echo "h2 $h2"
+echo "h4 $h4"
+for p in $P4 ${P4}b $P6 ${P6}b $PM $PB; do
+	json_check "h2 socket $p" "$h2" ".\"$p\" | .received == $COUNT and .bad == 0 and .in_order"
+done
+for p in $P4 $P6 $PM; do
+	json_check "h4 (not a member) port $p" "$h4" ".\"$p\".received == 0"
+done
+json_check "h4 broadcast" "$h4" ".\"$PB\" | .received == $COUNT and .bad == 0 and .in_order"
+
+cap_stop
+cap_udpcp "$TMP/h2.pcap" >"$TMP/h2.json"
+for p in $P4 $P6 $PM $PB; do
+	n=$(jq -s "[.[] | select(.dport == $p and .type == 1 and .n == 1 and .id > 0)] | length" "$TMP/h2.json")
+	other=$(jq -s "[.[] | select((.dport == $p or .sport == $p) and (.type != 1 or .n != 1 or .id == 0))] | length" "$TMP/h2.json")
+	# 100 + 3000 (3 fragments) + 1 + 5000 (4) octets: 9 packets
+	[ "$n" = 9 ] || fail "port $p: $n no-ack data packets at h2, want 9"
+	[ "$other" = 0 ] || fail "port $p: $other acks, syncs or N=0 packets: $(jq -c "select(.dport == $p or .sport == $p)" "$TMP/h2.json" | head -3)"
+done
+echo "multicast ok"

@@ -1,0 +1,142 @@
+#!/bin/bash
+# Big and moving peer dumps.  10000 peers (IPv4 and IPv6, on one dual-stack
+# socket, max-peers raised to 20000) plus three templates: `udpcpctl -j
+# peer show`, its plain output and a raw dump resumed in hundreds of small
+# rounds each list exactly those 10003, once each.  Then dumps run while
+# other peers and templates are added and removed and the peer table
+# resizes: each still lists every one of the 10000 present throughout.
+# Closing the socket takes them all away.
+# timeout: 175
+. "$(dirname "$0")/../lib/common.sh"
+. "$(dirname "$0")/../lib/nl.sh"
+udpcp_load
+topo_pair
+A=$NS_A
+N=10000
+
+check "max-peers 20000" 0 "" "" uctl "$A" defaults set max-peers 20000
+hold_sock "$A" :: 5000 --v6only 0
+for p in 1 2; do check "template $p" 0 "" "" uctl "$A" peer add "$B4" port $p; done
+check "template 3" 0 "" "" uctl "$A" peer add "$B6" port 3 max-try 1
+
+# The 10000: 10.0.x.y and 2001:db8:1::x:y, ports 1000 + i % 5000.
+cat >"$NL_TMP/peers.py" <<'PY'
+import ipaddress
+N = 10000
+def stable(i):
+    a = f"10.0.{i >> 8}.{i & 255}" if i % 2 else f"2001:db8:1::{i >> 8:x}:{i & 255:x}"
+    return a, 1000 + i % 5000
+def expected():
+    keys = {(str(ipaddress.ip_address(a)), p, 5000) for a, p in map(stable, range(N))}
+    return keys | {("192.0.2.2", 1, None), ("192.0.2.2", 2, None), ("2001:db8::2", 3, None)}
+def verify(name, entries):
+    keys = [(e["remote_address"], e["remote_port"], e.get("local_port")) for e in entries]
+    want = expected()
+    missing = want - set(keys)
+    extra = set(keys) - want
+    print(f"{name}: {len(keys)} entries, {len(set(keys))} distinct, "
+          f"{len(missing)} missing, {len(extra)} unexpected")
+PY
+
+echo "# adding $N peers"
+t0=$(date +%s%N)
+check "batch add" 0 "$N added" "" nl_py "$A" <<'PY'
+from nlraw import *
+from peers import N, stable
+s = Genl()
+errs = s.batch(CMD_PEER_NEW, [peer(a, p, 5000) for a, p in map(stable, range(N))])
+bad = [e for e in errs if e]
+print(f"{len(errs) - len(bad)} added" + (f", {len(bad)} refused: {set(bad)}" if bad else ""))
+PY
+echo "# ($(( ($(date +%s%N) - t0) / 1000000 )) ms for $N requests in batches of 100)"
+check "peer count" 0 "$N" "" bash -c "\"\$U\" -n \"$A\" -j sock show | jq '.[0].peer_count'"
+
+echo "# complete dumps"
+t0=$(date +%s%N)
+uctl "$A" -j peer show >"$NL_TMP/dump.json" || fail "peer show -j"
+echo "# (udpcpctl -j peer show: $(( ($(date +%s%N) - t0) / 1000000 )) ms)"
+check "udpcpctl -j: every peer once" 0 "udpcpctl -j: 10003 entries, 10003 distinct, 0 missing, 0 unexpected" "" \
+	env NL_TMP="$NL_TMP" "$PY" -c '
+import json, os, sys
+sys.path.insert(0, os.environ["NL_TMP"])
+from peers import verify
+verify("udpcpctl -j", json.load(open(os.environ["NL_TMP"] + "/dump.json")))'
+check "udpcpctl plain: 10003 peers" 0 "10003" "" bash -c "\"\$U\" -n \"$A\" peer show | grep -c '^peer '"
+t0=$(date +%s%N)
+check "raw dump in small rounds" 0 "raw: 10003 entries, 10003 distinct, 0 missing, 0 unexpected" "" nl_py "$A" <<'PY'
+from nlraw import *
+from peers import verify
+s = Genl(recv_size=8192)
+verify("raw", [dict(zip(("remote_address", "remote_port", "local_port"), k))
+               for k in s.dump_peer_keys()])
+PY
+echo "# (raw dump, 8 KiB rounds: $(( ($(date +%s%N) - t0) / 1000000 )) ms)"
+
+echo "# dumps while peers come and go"
+# The churn: other peers (10.1.x.y) added and removed in batches, and
+# templates, until told to stop; the table grows past 12288 entries, so it
+# is resized under the dumps too.
+touch "$NL_TMP/churn"
+nl_py "$A" >"$NL_TMP/churn.out" 2>&1 <<'PY' &
+import os, random
+from nlraw import *
+s = Genl()
+flag = os.environ.get("NL_TMP", "") + "/churn"
+rounds = ops = 0
+live = []
+while os.path.exists(flag) or rounds < 2:
+    new = [(f"10.1.{(rounds * 7 + k) % 256}.{k % 256}", 2000 + k) for k in range(300)]
+    errs = s.batch(CMD_PEER_NEW, [peer(a, p, 5000) for a, p in new], chunk=50)
+    live += [x for x, e in zip(new, errs) if e == 0]
+    s.request(CMD_PEER_NEW, peer("192.0.2.9", 100 + rounds % 50))
+    random.shuffle(live)
+    # keep up to 3000 extra peers, remove the rest in random order
+    gone, live = live[3000:], live[:3000]
+    if rounds % 3 == 2:
+        gone, live = gone + live[:1500], live[1500:]
+    s.batch(CMD_PEER_DEL, [peer(a, p, 5000) for a, p in gone], chunk=50)
+    s.request(CMD_PEER_DEL, peer("192.0.2.9", 100 + rounds % 50))
+    ops += len(new) + len(gone) + 2
+    rounds += 1
+s.batch(CMD_PEER_DEL, [peer(a, p, 5000) for a, p in live], chunk=50)
+print(f"churn: {rounds} rounds, {ops + len(live)} changes")
+PY
+churn=$!
+sleep 2
+t0=$(date +%s%N)
+check "dumps under churn" 0 "raw 1: 0 of 10003 missing
+udpcpctl 1: 0 of 10003 missing
+raw 2: 0 of 10003 missing" "" nl_py "$A" <<'PY'
+import json, os, subprocess
+from nlraw import *
+from peers import expected
+want = expected()
+dups = []
+def report(name, keys):
+    print(f"{name}: {len(want - set(keys))} of {len(want)} missing")
+    dups.append(len(keys) - len(set(keys)))
+for r in range(1, 3):
+    report(f"raw {r}", Genl(recv_size=8192).dump_peer_keys())
+    if r == 2:
+        break
+    out = subprocess.run([os.environ["U"], "-j", "peer", "show"], capture_output=True, text=True)
+    if out.returncode:
+        print(f"udpcpctl {r}: exit {out.returncode}: {out.stderr.strip()}")
+        continue
+    report(f"udpcpctl {r}", [(e["remote_address"], e["remote_port"], e.get("local_port"))
+                             for e in json.loads(out.stdout)])
+open(os.environ["NL_TMP"] + "/dups", "w").write(f"# (entries repeated per dump, allowed: {dups})\n")
+PY
+cat "$NL_TMP/dups"
+echo "# ($(( ($(date +%s%N) - t0) / 1000000 )) ms for the dumps under churn)"
+rm -f "$NL_TMP/churn"
+wait "$churn" || fail "churn: $(cat "$NL_TMP/churn.out")"
+cat "$NL_TMP/churn.out"
+check "churn left nothing" 0 "$N" "" bash -c "\"\$U\" -n \"$A\" -j sock show | jq '.[0].peer_count'"
+
+echo "# closing the socket removes them"
+kill "$HELD_PID"
+wait_until 30 '[ "$("$U" -n "$A" -j sock show)" = "[]" ]' || true
+check "no socket" 0 "[]" "" uctl "$A" -j sock show
+check "only the templates" 0 "[1,2,3]" "" bash -c "\"\$U\" -n \"$A\" -j peer show | jq -c '[.[].remote_port] | sort'"
+nl_done

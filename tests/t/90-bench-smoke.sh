@@ -1,0 +1,20 @@
+#!/bin/bash
+# The benchmark runs: every figure of bench/guest.sh, IPv4 and IPv6, for a
+# fraction of a second each (--smoke), and bench/plot.py --check finds each
+# present with non-zero rate, CPU per message, latency where there is one,
+# receiver byte counts that match, no failed message, and the memory
+# figures.  Says nothing about speed.
+# timeout: 600
+. "$(dirname "$0")/../lib/common.sh"
+
+[ -x "$REPO/bench/udpcp-bench" ] || skip "bench/udpcp-bench not built (make progs)"
+[ -e "$UDPCP_KO" ] || skip "module not built: $UDPCP_KO"
+"$REPO/bench/udpcp-bench" selftest >/dev/null || fail "udpcp-bench selftest (user-space UDPCP)"
+
+work=$(mktemp -d /tmp/bench-smoke.XXXXXX)
+on_exit "rm -rf '$work'"
+BENCH_SMOKE=1 "$REPO/bench/guest.sh" --out "$work/raw.jsonl" 2>"$work/log" ||
+	{ tail -n 30 "$work/log" >&2; fail "bench/guest.sh --smoke failed: $(grep -m1 -E 'FAILED|FAIL:' "$work/log")"; }
+/usr/bin/python3 "$REPO/bench/plot.py" "$work/raw.jsonl" --check >"$work/table" 2>"$work/check" ||
+	{ cat "$work/check" >&2; fail "$(head -n 1 "$work/check")"; }
+grep -q "every figure present" "$work/table" || fail "plot.py --check said nothing"
