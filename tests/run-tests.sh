@@ -41,9 +41,21 @@ resolve() {
 	done
 }
 
+# Tests named in tests/t/pending.list are new and not yet proven green on
+# a quiet machine: the whole-suite run leaves them out (UDPCP_RUN_PENDING=1
+# includes them); naming one runs it.
+pending() {
+	[ "${UDPCP_RUN_PENDING:-0}" != 1 ] && [ -f "$tdir/pending.list" ] &&
+		grep -qx "$(basename "$1" .sh)" "$tdir/pending.list"
+}
+
 files=()
 if [ $# -eq 0 ]; then
-	for f in "$tdir"/*.sh; do [ -f "$f" ] && files+=("$f"); done
+	for f in "$tdir"/*.sh; do
+		[ -f "$f" ] || continue
+		pending "$f" && continue
+		files+=("$f")
+	done
 else
 	for n in "$@"; do
 		f=$(resolve "$n")

@@ -100,8 +100,10 @@ for addr in 127.0.0.1 ::1; do
 				--to $addr $PORT --count 24 --sizes $SIZES \
 				--mode $mode --checksum $csum
 			check "$n: exit codes" [ "$(rcs "$n")" = "0 0" ]
+			# Retries are timing (a loaded host delays acks past the
+			# timeout); what must hold is that nothing failed.
 			check "$n: sent 24, none failed" jc \
-				'j["messages"] == 24 and j["failures"] == 0 and j["retries"] == 0' \
+				'j["messages"] == 24 and j["failures"] == 0' \
 				<"$TMP/$n.send"
 			check "$n: 24 delivered exactly once, in order, intact" jc \
 				"j['messages'] == 24 and j['bad'] == j['dups'] == j['out_of_order'] == 0 and j['sizes'] == [int(x) for x in '$SIZES'.split(',')] * 2 and j['crc_errors'] == j['rx_malformed'] == 0" \
