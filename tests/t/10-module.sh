@@ -52,19 +52,22 @@ udpcp_unload
 # flight to nobody) is deleted; then the module unloads.
 udpcp_load
 topo_pair
-in_ns "$NS_A" python3 - <<'PY' &
-import socket, time
+ready=$(mktemp -u)
+on_exit "rm -f $ready"
+in_ns "$NS_A" python3 - "$ready" <<'PY' &
+import socket, sys, time
 s4 = socket.socket(socket.AF_INET, socket.SOCK_DGRAM, 258)
 s4.bind(("192.0.2.1", 5000))
 s6 = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM, 258)
 s6.bind(("::", 5001))
 s4.sendto(b"x" * 3000, ("192.0.2.2", 6000))
 s6.sendto(b"y" * 100, ("2001:db8::2", 6000))
+open(sys.argv[1], "w").close()
 time.sleep(600)
 PY
 holder=$!
-wait_until 20 'test -n "$(ip netns pids "$NS_A")"' || fail "socket holder did not start"
-sleep 2
+# Python starts slowly on a loaded host: wait until the sockets exist.
+wait_until 60 test -e "$ready" || fail "socket holder did not start"
 # While sockets are open the module cannot go.
 expect_fail rmmod udpcp 2>/dev/null
 # As when a container dies: its processes are killed, its namespace deleted.
