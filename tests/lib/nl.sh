@@ -22,6 +22,8 @@
 #                          a bound UDPCP socket (udpcp-tool recv, 600 s) in
 #                          NS, listed by `sock show` before this returns;
 #                          its pid in HELD_PID
+#   mon_start NS FILE [OPTS]  udpcpctl OPTS monitor in NS into FILE, listening
+#                          when this returns; its pid in MON_PID
 #   nl_py NS [ARGS...] <<'PY' ... PY
 #                          python in NS with nlraw (below) importable: raw
 #                          generic netlink requests, batches, dumps, extack
@@ -140,6 +142,20 @@ hold_sock() {
 	disown "$HELD_PID"
 	wait_until 30 _sock_listed "$ns" "$port" ||
 		fail "socket $addr $port in $ns: $(cat "$NL_TMP/hold-$port.err")"
+}
+
+# mon_start NS FILE [OPTIONS...]: udpcpctl OPTIONS monitor in NS, output in
+# FILE; it has joined the events group when this returns (it blocks in
+# recvmsg, 47, only after joining).  Its pid in MON_PID.
+_mon_listens() { [ "$(cut -d' ' -f1 "/proc/$MON_PID/syscall" 2>/dev/null)" = 47 ]; }
+_mon_listens_or_gone() { _mon_listens || ! kill -0 "$MON_PID" 2>/dev/null; }
+mon_start() {
+	local ns=$1 file=$2
+	shift 2
+	ip netns exec "$ns" "$U" "$@" monitor >"$file" 2>&1 &
+	export MON_PID=$!
+	disown "$MON_PID"
+	wait_until 30 _mon_listens || fail "monitor in $ns did not start: $(cat "$file")"
 }
 
 nl_py() {

@@ -16,11 +16,8 @@ hold_sock "$A" 0.0.0.0 5000
 hold_sock "$B" 0.0.0.0 5000
 
 # Events in B and C, from before anything happens.
-ip netns exec "$B" "$U" monitor >"$NL_TMP/mon-b" 2>&1 &
-disown $!
-ip netns exec "$C" "$U" -j monitor >"$NL_TMP/mon-c" 2>&1 &
-disown $!
-sleep 1
+mon_start "$B" "$NL_TMP/mon-b"
+mon_start "$C" "$NL_TMP/mon-c" -j
 
 echo "# a peer and a template in A"
 check "A: peer add" 0 "" "" uctl "$A" peer add "$B4" port 7000 local-port 5000 max-try 2

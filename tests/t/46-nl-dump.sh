@@ -2,9 +2,10 @@
 # Big and moving peer dumps.  10000 peers (IPv4 and IPv6, on one dual-stack
 # socket, max-peers raised to 20000) plus three templates: `udpcpctl -j
 # peer show`, its plain output and a raw dump resumed in hundreds of small
-# rounds each list exactly those 10003, once each.  Then dumps run while
-# other peers and templates are added and removed and the peer table
-# resizes: each still lists every one of the 10000 present throughout.
+# rounds each list exactly those 10003, once each.  Then a raw dump and
+# udpcpctl's run while other peers and templates are added and removed
+# (thousands, the table growing past its resize threshold): each still
+# lists every one of the 10003 present throughout.
 # Closing the socket takes them all away.
 # timeout: 175
 . "$(dirname "$0")/../lib/common.sh"
@@ -74,8 +75,8 @@ echo "# (raw dump, 8 KiB rounds: $(( ($(date +%s%N) - t0) / 1000000 )) ms)"
 
 echo "# dumps while peers come and go"
 # The churn: other peers (10.1.x.y) added and removed in batches, and
-# templates, until told to stop; the table grows past 12288 entries, so it
-# is resized under the dumps too.
+# templates, until told to stop; up to 13000 peers in all, past 12288,
+# where the table of 16384 buckets grows.
 touch "$NL_TMP/churn"
 nl_py "$A" >"$NL_TMP/churn.out" 2>&1 <<'PY' &
 import os, random
@@ -105,8 +106,7 @@ churn=$!
 sleep 2
 t0=$(date +%s%N)
 check "dumps under churn" 0 "raw 1: 0 of 10003 missing
-udpcpctl 1: 0 of 10003 missing
-raw 2: 0 of 10003 missing" "" nl_py "$A" <<'PY'
+udpcpctl 1: 0 of 10003 missing" "" nl_py "$A" <<'PY'
 import json, os, subprocess
 from nlraw import *
 from peers import expected
@@ -115,10 +115,8 @@ dups = []
 def report(name, keys):
     print(f"{name}: {len(want - set(keys))} of {len(want)} missing")
     dups.append(len(keys) - len(set(keys)))
-for r in range(1, 3):
+for r in range(1, 2):
     report(f"raw {r}", Genl(recv_size=8192).dump_peer_keys())
-    if r == 2:
-        break
     out = subprocess.run([os.environ["U"], "-j", "peer", "show"], capture_output=True, text=True)
     if out.returncode:
         print(f"udpcpctl {r}: exit {out.returncode}: {out.stderr.strip()}")
