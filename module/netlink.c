@@ -648,8 +648,8 @@ static int udpcp_nl_cfg_new(struct udpcp_net *un, struct udpcp_nl_peer_req *req,
 static int udpcp_nl_peer_new(struct sk_buff *skb, struct genl_info *info)
 {
 	struct udpcp_net *un = udpcp_pernet(genl_info_net(info));
+	struct udpcp_peer_conf conf = {};
 	struct udpcp_nl_peer_req req;
-	struct udpcp_params p = {};
 	struct udpcp_peer *peer;
 	struct udpcp_sock *usk;
 	int override, err;
@@ -669,33 +669,20 @@ static int udpcp_nl_peer_new(struct sk_buff *skb, struct genl_info *info)
 	err = udpcp_nl_peer_family_ok(usk, &req, info->extack);
 	if (err)
 		goto unlock;
-	override = udpcp_nl_params(req.params, &p, info->extack);
+	override = udpcp_nl_params(req.params, &conf.params, info->extack);
 	if (override < 0) {
 		err = override;
 		goto unlock;
 	}
-	spin_lock_bh(&usk->lock);
-	peer = udpcp_peer_lookup(usk, &req.remote);
-	spin_unlock_bh(&usk->lock);
-	if (peer) {
+	conf.override = override;
+	/* Configured before the peer-created event tells anyone of it. */
+	peer = udpcp_peer_add(usk, &req.remote, &conf);
+	err = PTR_ERR_OR_ZERO(peer);
+	if (err == -EEXIST)
 		NL_SET_ERR_MSG(info->extack, "peer already exists");
-		err = -EEXIST;
-		goto unlock;
-	}
-	peer = udpcp_peer_get_or_create(usk, &req.remote, GFP_KERNEL);
-	if (IS_ERR(peer)) {
-		err = PTR_ERR(peer);
-		if (err == -ENOBUFS)
-			NL_SET_ERR_MSG(info->extack,
-				       "the socket has max-peers peers already");
-		goto unlock;
-	}
-	spin_lock_bh(&usk->lock);
-	if (!(peer->flags & UDPCP_PEER_F_DEAD)) {
-		peer->flags |= UDPCP_PEER_F_CONFIGURED;
-		udpcp_peer_set_params(peer, override, &p);
-	}
-	spin_unlock_bh(&usk->lock);
+	else if (err == -ENOBUFS)
+		NL_SET_ERR_MSG(info->extack,
+			       "the socket has max-peers peers already");
 unlock:
 	mutex_unlock(&un->lock);
 	return err;

@@ -242,20 +242,22 @@ static bool udpcp_addr_is_group(const struct in6_addr *addr)
 }
 
 /*
- * In the receive path (softirq) or sendmsg.  A socket holds at most
- * max_peers: beyond that traffic from or to new endpoints is refused
- * rather than evicting state that may hold undelivered messages.
+ * A socket holds at most max_peers: beyond that traffic from or to new
+ * endpoints is refused rather than evicting state that may hold
+ * undelivered messages.  @conf: netlink's "peer add", configured before
+ * the peer is announced, and -EEXIST if it exists.
  */
-struct udpcp_peer *udpcp_peer_get_or_create(struct udpcp_sock *usk,
+static struct udpcp_peer *udpcp_peer_create(struct udpcp_sock *usk,
 					    const struct udpcp_addr *ra,
-					    gfp_t gfp)
+					    gfp_t gfp,
+					    const struct udpcp_peer_conf *conf)
 {
 	struct udpcp_net *un = udpcp_pernet(udpcp_sock_net(usk));
 	struct udpcp_peer *peer, *old;
 
 	peer = udpcp_peer_lookup(usk, ra);
 	if (peer)
-		return peer;
+		return conf ? ERR_PTR(-EEXIST) : peer;
 
 	if (READ_ONCE(usk->npeers) >= READ_ONCE(un->max_peers))
 		return ERR_PTR(-ENOBUFS);
@@ -286,8 +288,11 @@ struct udpcp_peer *udpcp_peer_get_or_create(struct udpcp_sock *usk,
 	}
 	old = rhashtable_lookup_get_insert_fast(&un->peers, &peer->node,
 						udpcp_peer_rht);
-	if (old)
+	if (old) {
+		if (conf && !IS_ERR(old))
+			old = ERR_PTR(-EEXIST);
 		goto unlock_free;
+	}
 	udpcp_peer_apply_cfg(un, peer);
 	if (udpcp_addr_is_group(&ra->addr))
 		peer->flags = UDPCP_PEER_F_GROUP;
@@ -301,6 +306,10 @@ struct udpcp_peer *udpcp_peer_get_or_create(struct udpcp_sock *usk,
 	if (ipv6_addr_v4mapped(&ra->addr) &&
 	    ipv4_is_lbcast(ra->addr.s6_addr32[3]))
 		peer->flags |= UDPCP_PEER_F_BCAST;
+	if (conf) {
+		peer->flags |= UDPCP_PEER_F_CONFIGURED;
+		udpcp_peer_set_params(peer, conf->override, &conf->params);
+	}
 	list_add_tail(&peer->sock_node, &usk->peers);
 	usk->npeers++;
 	/* Under the lock: once it is released, netlink may delete the peer. */
@@ -313,6 +322,22 @@ unlock_free:
 	dst_cache_destroy(&peer->dst_cache);
 	kfree(peer);
 	return old;
+}
+
+/* In the receive path (softirq) or sendmsg. */
+struct udpcp_peer *udpcp_peer_get_or_create(struct udpcp_sock *usk,
+					    const struct udpcp_addr *ra,
+					    gfp_t gfp)
+{
+	return udpcp_peer_create(usk, ra, gfp, NULL);
+}
+
+/* netlink: a new peer, configured as @conf says when it is announced. */
+struct udpcp_peer *udpcp_peer_add(struct udpcp_sock *usk,
+				  const struct udpcp_addr *ra,
+				  const struct udpcp_peer_conf *conf)
+{
+	return udpcp_peer_create(usk, ra, GFP_KERNEL, conf);
 }
 
 /* Under the socket lock: take the peer out of every table. */

@@ -103,6 +103,7 @@ static void udpcp_rx_store(struct udpcp_peer *peer, struct sk_buff *skb)
 		/* The rx timeout runs from the first fragment stored. */
 		udpcp_peer_params(peer, &p);
 		peer->rx_deadline = ktime_add_ms(ktime_get(), p.rx_timeout_ms);
+		list_add_tail(&peer->rx_partial_node, &peer->usk->rx_partials);
 	}
 	skb->next = *pos;
 	*pos = skb;
@@ -111,16 +112,17 @@ static void udpcp_rx_store(struct udpcp_peer *peer, struct sk_buff *skb)
 	peer->rx_bytes += skb->len;
 	peer->rx_truesize += skb->truesize;
 	peer->usk->rx_partial_mem += skb->truesize;
-	list_move_tail(&peer->rx_partial_node, &peer->usk->rx_partials);
 }
 
 /*
  * The partial messages of a socket stay within its receive buffer.  When a
- * fragment does not fit, those of other peers that grew least recently
- * make room: fragments of messages that never complete, from many sources,
- * must not starve a peer whose message is progressing.  An evicted
- * message's ID is dead, as if it had expired: its sender has had acks for
- * fragments no longer kept, and must see the message fail.
+ * fragment does not fit, the partial messages of other peers make room,
+ * the longest started first: fragments of messages that never complete,
+ * from many sources, must not starve a peer whose messages complete in
+ * time.  A peer that holds half the buffer already evicts nobody: one
+ * source's burst must not clear everyone else's.  An evicted message's ID
+ * is dead, as if it had expired: its sender has had acks for fragments no
+ * longer kept, and must see the message fail.
  */
 static bool udpcp_rx_make_room(struct udpcp_peer *peer, unsigned int truesize)
 {
@@ -128,6 +130,8 @@ static bool udpcp_rx_make_room(struct udpcp_peer *peer, unsigned int truesize)
 	unsigned int limit = READ_ONCE(usk->inet.sk.sk_rcvbuf);
 	struct udpcp_peer *victim, *tmp;
 
+	if (peer->rx_truesize + truesize > limit / 2)
+		return usk->rx_partial_mem + truesize <= limit;
 	list_for_each_entry_safe(victim, tmp, &usk->rx_partials,
 				 rx_partial_node) {
 		if (usk->rx_partial_mem + truesize <= limit)
@@ -300,10 +304,15 @@ static void udpcp_rx_data(struct udpcp_peer *peer,
 		goto drop;
 	}
 
-	/* Only the first fragment's shared info is written (frag_list). */
+	/*
+	 * The head's shared info gets the frag_list, and any fragment may
+	 * end up the head (the lowest-numbered one, whenever it arrives): a
+	 * clone (a multicast datagram each member socket gets, a packet
+	 * tap) is made private first, or two sockets write one frag_list.
+	 */
 	if (skb_has_frag_list(skb) && __skb_linearize(skb))
 		goto drop_mem;
-	if (!peer->rx_head && !last && skb_cloned(skb)) {
+	if (h->frag_amount > 1 && skb_cloned(skb)) {
 		skb = skb_unshare(skb, GFP_ATOMIC);
 		if (!skb)
 			goto drop_mem_nofree;

@@ -170,7 +170,7 @@ struct udpcp_sock {
 	u32			npeers;
 	u32			tx_pending;	/* messages queued or in flight */
 	u32			rx_partial_mem;	/* truesize of partial messages */
-	struct list_head	rx_partials;	/* peers holding one, by last growth */
+	struct list_head	rx_partials;	/* peers holding one, oldest first */
 	u32			srtt_us;
 	struct udpcp_stats	stats;
 };
@@ -347,6 +347,15 @@ struct udpcp_peer *udpcp_peer_lookup(struct udpcp_sock *usk,
 struct udpcp_peer *udpcp_peer_get_or_create(struct udpcp_sock *usk,
 					    const struct udpcp_addr *ra,
 					    gfp_t gfp);
+/* What netlink's "peer add" sets: BIT(UDPCP_P_*) and their values. */
+struct udpcp_peer_conf {
+	u32			override;
+	struct udpcp_params	params;
+};
+
+struct udpcp_peer *udpcp_peer_add(struct udpcp_sock *usk,
+				  const struct udpcp_addr *ra,
+				  const struct udpcp_peer_conf *conf);
 void udpcp_peers_release_sock(struct udpcp_sock *usk);
 void udpcp_peers_gc(struct udpcp_net *un);
 void udpcp_params_merge(struct udpcp_params *p, u32 override,

@@ -7,7 +7,7 @@
 # NAME is a file of tests/t/ with or without .sh and the numeric prefix
 # (`socket` runs tests/t/10-socket.sh); no NAME runs them all in sorted order.
 # Each test runs in its own process group under a timeout (120 s, or the
-# file's `# timeout: N` line).  Per test it prints one of
+# file's `# timeout: N` line; times UDPCP_TIMEOUT_SCALE, default 1).  Per test it prints one of
 #   ok NAME (1.2s)     FAIL NAME (reason)     skip NAME (reason)
 # (a test exiting 77 is skipped), the last 60 lines of a failing test's
 # output, and at the end `N passed, N failed[, N skipped]`.  After each test
@@ -29,6 +29,10 @@ if [ ! -e /run/udpcp-io/env ] || [ "$(cat /proc/sys/kernel/hostname)" != udpcp-g
 fi
 
 default_timeout=120
+# The debug kernel (KASAN, lockdep, kmemleak under TCG) runs everything
+# several times slower: tests/debug/check-debug.sh stretches the limits.
+timeout_scale=${UDPCP_TIMEOUT_SCALE:-1}
+[[ $timeout_scale =~ ^[1-9][0-9]*$ ]] || timeout_scale=1
 work=/tmp/udpcp-tests
 mkdir -p "$work"
 passed=0 failed=0 skipped=0
@@ -107,7 +111,7 @@ for f in "${files[@]}"; do
 	result=$work/$name.result
 	rm -f "$result"
 	to=$(sed -n 's/^# timeout: *\([0-9][0-9]*\).*/\1/p' "$f" | head -1)
-	to=${to:-$default_timeout}
+	to=$(( ${to:-$default_timeout} * timeout_scale ))
 	mark="udpcp-test: begin $name $RANDOM$RANDOM"
 	echo "<6>$mark" >/dev/kmsg
 

@@ -62,7 +62,7 @@ fi
 pkgver=$(dpkg-query -W -f='${Version}' "$pkg") ||
 	die "$pkg is not installed"
 tarball=$(dpkg-query -L "$pkg" | grep -E '^/usr/src/linux-source-[^/]*\.tar\.(xz|bz2|gz)$' | head -n1)
-[ -n "$tarball" ] && [ -f "$tarball" ] || die "$pkg ships no source tarball?"
+{ [ -n "$tarball" ] && [ -f "$tarball" ]; } || die "$pkg ships no source tarball?"
 
 key=$( { echo "$pkg $pkgver recipe=$recipe"; cat "$frag"; } | sha256sum | cut -c1-16)
 top=$cache/debug-kernel

@@ -10,8 +10,9 @@ partials: K sources (source ports) each send fragments 0..F-2 of an
 F-fragment message of S-octet fragments (valid headers and checksums, ack
 mode), never the last, then start the next message ID: partial messages
 that never complete, F-1 fragments each, as much as the sources can hold.
-peers: K sources each send a whole one-fragment no-ack message, again and
-again: every source is a peer for the receiver.
+peers: K sources each send the first half of a two-fragment no-ack
+message, again and again (new IDs): every source is a peer for the
+receiver; nothing is delivered, so the application's queue stays free.
 Stops after N packets or T seconds.  Prints one JSON line: packets, bytes
 (UDPCP payload octets offered), sources, seconds.
 """
@@ -80,7 +81,7 @@ def main():
                 msg_id = [m % 0xFFFE + 1 for m in msg_id]
         else:
             for i, s in enumerate(socks):
-                pkt = packet(1, 1, 1, 0, msg_id[i], 8, b"peerpeer")
+                pkt = packet(1, 1, 2, 0, msg_id[i], 16, b"peerpeer")
                 try:
                     s.sendto(pkt, dst)
                 except OSError:

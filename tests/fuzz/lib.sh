@@ -98,8 +98,8 @@ fz_witness_stop() {
 }
 
 _fz_bound() { [ -n "$(ip netns exec "$1" ss -Hulan "sport = :$2" 2>/dev/null)" ]; }
-fz_wait_port() { # NS PORT
-	wait_until 30 _fz_bound "$1" "$2" || fail "nothing bound to UDP port $2 in $1"
+fz_wait_port() { # NS PORT (Python starts in seconds under TCG, a minute under KASAN)
+	wait_until "$(fz_count 30 180)" _fz_bound "$1" "$2" || fail "nothing bound to UDP port $2 in $1"
 }
 
 fz_refcnt() {

@@ -8,10 +8,13 @@
 #     (40000 packets, 56 MB of fragments; 8000 on the debug kernel): the
 #     kernel's slab memory grows by less than 16 MB (partial messages stay
 #     within the socket's receive buffer, not the flood's volume);
-#  2. peers: 3000 source ports each send whole messages: the socket's peer
+#  2. peers: 3000 source ports each send first fragments: the socket's peer
 #     count never exceeds max-peers (sampled by netlink throughout);
-#  3. every legitimate message arrives exactly once and intact, none fails;
-#     once the flood's idle peers expire, a new peer gets through again.
+#  3. the legitimate peer is not starved: every message arrives exactly once
+#     and intact or is reported failed to its sender, and at most 1% fail
+#     (a partial message evicted to make room for a fragment of another
+#     peer's fails: see udpcp_rx_make_room()); once the flood's idle peers
+#     expire, a new peer gets through again.
 # timeout: 400
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../fuzz/lib.sh"
@@ -90,10 +93,15 @@ sj=$(tail -n 1 "$FZ_TMP/send")
 rj=$(tail -n 1 "$FZ_TMP/recv")
 echo "legitimate sender: $sj"
 echo "receiver: $rj"
-[ "$(jq -r .failed <<<"$sj")" = 0 ] || fail "legitimate messages failed: $sj"
-[ "$(jq -r .received <<<"$rj")" = "$(jq -r .sent <<<"$sj")" ] ||
-	fail "legitimate: sent $(jq -r .sent <<<"$sj"), received $(jq -r .received <<<"$rj")"
-[ "$(jq -r '.dups + .bad + .out_of_order' <<<"$rj")" = 0 ] ||
+# An evicted partial message fails (its sender is told): at most 1% may,
+# and every message is either delivered or reported failed.
+sent=$(jq -r .sent <<<"$sj")
+failed=$(jq -r .failed <<<"$sj")
+((failed <= sent / 100 + 1)) || fail "legitimate peer starved: $failed of $sent messages failed: $sj"
+[ "$(jq -r .received <<<"$rj")" = $((sent - failed)) ] ||
+	fail "legitimate: sent $sent, failed $failed, received $(jq -r .received <<<"$rj")"
+# (a failed message leaves a gap: the next one counts as out of order)
+[ "$(jq -r ".dups + .bad == 0 and .out_of_order <= $failed" <<<"$rj")" = true ] ||
 	fail "legitimate traffic not exactly once and intact: $rj"
 
-echo "limits: legitimate $(jq -r .sent <<<"$sj") messages exactly once through both floods; a new peer got in after"
+echo "limits: legitimate $sent messages through both floods, $failed failed (reported), the rest exactly once; a new peer got in after"
