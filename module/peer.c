@@ -264,10 +264,6 @@ static struct udpcp_peer *udpcp_peer_create(struct udpcp_sock *usk,
 	peer = kzalloc(sizeof(*peer), gfp);
 	if (!peer)
 		return ERR_PTR(-ENOMEM);
-	if (dst_cache_init(&peer->dst_cache, gfp)) {
-		kfree(peer);
-		return ERR_PTR(-ENOMEM);
-	}
 	peer->key.usk = usk;
 	peer->key.addr = ra->addr;
 	peer->key.port = ra->port;
@@ -319,7 +315,6 @@ static struct udpcp_peer *udpcp_peer_create(struct udpcp_sock *usk,
 
 unlock_free:
 	spin_unlock_bh(&usk->lock);
-	dst_cache_destroy(&peer->dst_cache);
 	kfree(peer);
 	return old;
 }
@@ -352,6 +347,7 @@ static void udpcp_peer_unlink(struct udpcp_net *un, struct udpcp_peer *peer)
 	udpcp_hist_save(un, peer);
 	udpcp_tx_purge(peer);
 	udpcp_rx_purge(peer);
+	udpcp_udp_dst_reset(peer);
 	udpcp_stats_add(&usk->stats, &peer->stats);
 	memset(&peer->stats, 0, sizeof(peer->stats));
 }
@@ -361,7 +357,6 @@ static void udpcp_peer_free(struct udpcp_peer *peer)
 {
 	hrtimer_cancel(&peer->timer);
 	udpcp_notify_peer(peer, UDPCP_CMD_PEER_REMOVED_NTF, 0, GFP_KERNEL);
-	dst_cache_destroy(&peer->dst_cache);
 	kfree_rcu(peer, rcu);
 }
 

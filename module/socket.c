@@ -150,7 +150,7 @@ static void udpcp_rehash(struct sock *sk)
 		sock_bindtoindex(usk->udp->sk, sk->sk_bound_dev_if, true);
 	spin_lock_bh(&usk->lock);
 	list_for_each_entry(peer, &usk->peers, sock_node)
-		dst_cache_reset(&peer->dst_cache);
+		udpcp_udp_dst_reset(peer);
 	spin_unlock_bh(&usk->lock);
 }
 

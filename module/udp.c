@@ -128,6 +128,40 @@ struct sk_buff *udpcp_udp_alloc(unsigned int len)
 	return skb;
 }
 
+/* Under the socket lock (or before the peer is published). */
+void udpcp_udp_dst_reset(struct udpcp_peer *peer)
+{
+	dst_release(peer->dst);
+	peer->dst = NULL;
+}
+
+/* Under the socket lock: the peer's route if still valid, held. */
+static struct dst_entry *udpcp_dst_get(struct udpcp_peer *peer,
+				       struct in6_addr *saddr)
+{
+	struct dst_entry *dst = peer->dst;
+
+	if (!dst)
+		return NULL;
+	if (dst->obsolete && !dst->ops->check(dst, peer->dst_cookie)) {
+		udpcp_udp_dst_reset(peer);
+		return NULL;
+	}
+	*saddr = peer->dst_saddr;
+	dst_hold(dst);
+	return dst;
+}
+
+static void udpcp_dst_set(struct udpcp_peer *peer, struct dst_entry *dst,
+			  const struct in6_addr *saddr, u32 cookie)
+{
+	dst_hold(dst);
+	dst_release(peer->dst);
+	peer->dst = dst;
+	peer->dst_saddr = *saddr;
+	peer->dst_cookie = cookie;
+}
+
 static struct dst_entry *udpcp_route4(struct udpcp_peer *peer,
 				      struct udpcp_xmit_cb *cb)
 {
@@ -143,8 +177,9 @@ static struct dst_entry *udpcp_route4(struct udpcp_peer *peer,
 		.fl4_sport = cb->sport,
 		.fl4_dport = cb->dport,
 	};
+	struct in6_addr saddr;
+	struct dst_entry *dst;
 	struct rtable *rt;
-	__be32 saddr;
 
 	/* An IPv6 socket bound to a specific IPv6 address has none. */
 	if (sk->sk_family == AF_INET)
@@ -156,17 +191,18 @@ static struct dst_entry *udpcp_route4(struct udpcp_peer *peer,
 	if (group && usk->inet.mc_index)
 		fl4.flowi4_oif = usk->inet.mc_index;
 
-	rt = dst_cache_get_ip4(&peer->dst_cache, &saddr);
-	if (rt) {
-		fl4.saddr = saddr;
+	dst = udpcp_dst_get(peer, &saddr);
+	if (dst) {
+		rt = (struct rtable *)dst;
 	} else {
 		rt = ip_route_output_flow(udpcp_sock_net(usk), &fl4,
 					  usk->udp->sk);
 		if (IS_ERR(rt))
 			return ERR_CAST(rt);
-		dst_cache_set_ip4(&peer->dst_cache, &rt->dst, fl4.saddr);
+		ipv6_addr_set_v4mapped(fl4.saddr, &saddr);
+		udpcp_dst_set(peer, &rt->dst, &saddr, 0);
 	}
-	ipv6_addr_set_v4mapped(fl4.saddr, &cb->saddr);
+	cb->saddr = saddr;
 	cb->v4 = true;
 	cb->tos = udpcp_inet_tos(sk);
 	if (group)
@@ -204,13 +240,14 @@ static struct dst_entry *udpcp_route6(struct udpcp_peer *peer,
 	if (group && np->mcast_oif)
 		fl6.flowi6_oif = np->mcast_oif;
 
-	dst = dst_cache_get_ip6(&peer->dst_cache, &fl6.saddr);
+	dst = udpcp_dst_get(peer, &fl6.saddr);
 	if (!dst) {
 		dst = ip6_dst_lookup_flow(udpcp_sock_net(usk), usk->udp->sk,
 					  &fl6, NULL);
 		if (IS_ERR(dst))
 			return dst;
-		dst_cache_set_ip6(&peer->dst_cache, dst, &fl6.saddr);
+		udpcp_dst_set(peer, dst, &fl6.saddr,
+			      rt6_get_cookie((struct rt6_info *)dst));
 	}
 	cb->saddr = fl6.saddr;
 	cb->v4 = false;
@@ -275,6 +312,13 @@ static void udpcp_udp_xmit(struct sk_buff *skb)
 	skb_dst_drop(skb);
 	memset(skb->cb, 0, sizeof(skb->cb));
 	skb->ignore_df = 0;
+	/*
+	 * The tunnel helpers count a packet in the per-CPU tstats of the
+	 * device they are given (IPv6) or of skb->dev (IPv4): a tunnel
+	 * device's.  We have none, and an ordinary device's per-CPU stats
+	 * are smaller or absent: writing them corrupts per-CPU memory.
+	 */
+	skb->dev = NULL;
 	if (cb.v4) {
 		udp_tunnel_xmit_skb((struct rtable *)dst, cb.sk, skb,
 				    cb.saddr.s6_addr32[3], cb.daddr.s6_addr32[3],
@@ -283,7 +327,7 @@ static void udpcp_udp_xmit(struct sk_buff *skb)
 		return;
 	}
 #if IS_ENABLED(CONFIG_IPV6)
-	udp_tunnel6_xmit_skb(dst, cb.sk, skb, dst->dev, &cb.saddr, &cb.daddr,
+	udp_tunnel6_xmit_skb(dst, cb.sk, skb, NULL, &cb.saddr, &cb.daddr,
 			     cb.tos, cb.ttl, 0, cb.sport, cb.dport, false);
 #endif
 }

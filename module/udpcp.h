@@ -13,7 +13,7 @@
 #include <net/sock.h>
 #include <net/inet_sock.h>
 #include <net/ipv6.h>
-#include <net/dst_cache.h>
+#include <net/dst.h>
 #include <net/netns/generic.h>
 #include <linux/udpcp.h>
 
@@ -224,7 +224,14 @@ struct udpcp_peer {
 	struct udpcp_sock	*usk;
 	struct rcu_head		rcu;
 	struct hrtimer		timer;
-	struct dst_cache	dst_cache;
+	/*
+	 * The route to the peer, held, as a socket's sk_dst_cache: used
+	 * only under the socket lock, so one entry does; a per-CPU
+	 * struct dst_cache would cost 40 bytes per possible CPU.
+	 */
+	struct dst_entry	*dst;
+	struct in6_addr		dst_saddr;
+	u32			dst_cookie;
 	int			ifindex;
 	u32			flags;
 	u32			override;	/* BIT(UDPCP_P_*) set in params */
@@ -330,6 +337,7 @@ struct sk_buff *udpcp_udp_alloc(unsigned int len);
 int udpcp_udp_route(struct udpcp_peer *peer, struct sk_buff *skb);
 void udpcp_udp_xmit_list(struct sk_buff_head *list);
 unsigned int udpcp_udp_mtu_payload(struct udpcp_peer *peer);
+void udpcp_udp_dst_reset(struct udpcp_peer *peer);
 bool udpcp_udp_dest_is_broadcast(struct udpcp_peer *peer);
 
 /* wire.c */
