@@ -17,7 +17,7 @@ TEST_PROGS	:= $(patsubst %.c,%,$(wildcard tests/progs/*.c))
 DOC_PROGS	:= $(patsubst %.c,%,$(wildcard Documentation/examples/*.c))
 BENCH_PROGS	:= bench/udpcp-bench
 
-.PHONY: all module progs deps check check-style demo check-debug bench \
+.PHONY: all module progs deps check check-style demo check-debug ci bench \
 	install clean
 
 all: module progs
@@ -55,6 +55,10 @@ demo: deps all
 
 check-debug: deps
 	@tests/debug/check-debug.sh $(TESTS)
+
+# What CI runs: check and check-debug side by side, one total.
+ci:
+	@scripts/ci.sh
 
 # bench/run.sh boots one guest and runs every figure (BENCH_SMOKE=1: briefly).
 bench: deps all

@@ -11,7 +11,8 @@
 # 3. the positive control (tests/debug/selftest.sh): one guest in which a
 #    deliberately broken module must make each checker report; one
 #    `ok`/`FAIL selftest/...` line per case, counted as tests;
-# 4. the normal suite in a debug guest through the shared harness:
+# 4. the suite in a debug guest through the shared harness: the tests of
+#    tests/debug/suite.list (NAME... or `all` instead):
 #      UDPCP_KERNEL=<bzImage> UDPCP_MODULES=<modroot> UDPCP_APPEND="pci=noacpi"
 #      UDPCP_KO=build/debug/module/udpcp.ko KDIR=<debug tree> tests/check.sh NAME...
 #    every test fails on a kernel report in its part of the log (the patterns
@@ -105,6 +106,12 @@ t_self=$((SECONDS - t0))
 
 # --- 4. the suite ---------------------------------------------------------------
 tests=("$@")
+if [ ${#tests[@]} -eq 0 ]; then
+	# tests/debug/suite.list says which, and why not all.
+	mapfile -t tests < <(grep -Ev '^[[:space:]]*(#|$)' "$here/suite.list")
+elif [ "${tests[*]}" = all ]; then
+	tests=()	# run-tests.sh: every test
+fi
 if [ ${#tests[@]} -gt 0 ]; then
 	have=0
 	for n in "${tests[@]}"; do

@@ -1,0 +1,65 @@
+#!/bin/bash
+# What CI runs (make ci, .ci/run): `make check` (the suite on Debian's
+# kernel) and `make check-debug` (the suite on the KASAN/lockdep/kmemleak
+# kernel), then one total line `N passed, N failed`; exit status non-zero
+# on any failure.
+#
+# The two run side by side: each guest is one TCG thread, so on a machine
+# with two CPUs or more they share it without waiting on each other, and
+# the whole fits CI's time.  UDPCP_CI_SERIAL=1 runs them one after the
+# other.  Each one's output goes to build/ci/<target>.log and is shown,
+# whole, when it ends.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+mkdir -p build/ci
+
+# Built once here: the two runs below would otherwise both build the
+# same programs at the same time.
+make -s deps all || { echo "0 passed, 1 failed"; exit 1; }
+
+passed=0 failed=0
+# fold TARGET RC: add the target's summary line to the totals.
+fold() {
+	local log=build/ci/$1.log line p f
+	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -1)
+	if [ -z "$line" ]; then
+		echo "ci: make $1 ended without a summary (exit $2)"
+		failed=$((failed + 1))
+		return
+	fi
+	read -r p _ f _ <<<"${line//,/ }"
+	passed=$((passed + p)) failed=$((failed + f))
+	if [ "$2" -ne 0 ] && [ "$f" -eq 0 ]; then
+		echo "ci: make $1 failed (exit $2) with no test counted failed"
+		failed=$((failed + 1))
+	fi
+}
+
+t0=$SECONDS
+if [ "${UDPCP_CI_SERIAL:-0}" = 1 ] || [ "$(nproc)" -lt 2 ]; then
+	make check 2>&1 | tee build/ci/check.log
+	rc_check=${PIPESTATUS[0]}
+	make check-debug 2>&1 | tee build/ci/check-debug.log
+	rc_debug=${PIPESTATUS[0]}
+else
+	# check-debug starts with the debug kernel's build (both CPUs, about
+	# ten minutes when not cached) while check runs its style gates and
+	# host-side tests; then a guest each.
+	make check >build/ci/check.log 2>&1 &
+	pid_check=$!
+	make check-debug >build/ci/check-debug.log 2>&1 &
+	pid_debug=$!
+	wait "$pid_check"
+	rc_check=$?
+	echo "=== make check (exit $rc_check, after $((SECONDS - t0)) s)"
+	cat build/ci/check.log
+	wait "$pid_debug"
+	rc_debug=$?
+	echo "=== make check-debug (exit $rc_debug, after $((SECONDS - t0)) s)"
+	cat build/ci/check-debug.log
+fi
+fold check "$rc_check"
+fold check-debug "$rc_debug"
+echo "ci: $((SECONDS - t0)) s"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
