@@ -2,17 +2,21 @@
 # The benchmark, INSIDE the test guest (bench/run.sh boots it; by hand:
 # tests/vm/guest.sh -- bench/guest.sh [--smoke]).
 #
-#   bench/guest.sh [--smoke] [--out FILE] [--only REGEX] [--profile LIST]
+#   bench/guest.sh [--smoke] [--out FILE] [--only REGEX] [--ab KO]
+#                  [--profile LIST]
 #
 # Loads the module, builds NS_A <-veth-> NS_B (tests/lib/common.sh
 # topo_pair), runs `udpcp-bench server` in NS_B and one `udpcp-bench client`
-# per figure in NS_A, IPv4 then IPv6, and appends one JSON object per
-# figure to FILE (default: /run/udpcp-io/bench-raw.jsonl, i.e. the --out
+# per figure and round in NS_A, IPv4 and IPv6, and appends one JSON object
+# per run to FILE (default: /run/udpcp-io/bench-raw.jsonl, i.e. the --out
 # directory of guest.sh on the host).  Figures that are compared with each
-# other run next to each other, so drift during the boot hits both alike.
+# other run next to each other in every round (paired ratios, see below).
 #
 #   --smoke     ~0.3 s per figure, one run: does everything work, not how fast
 #   --only RE   only the figures whose "TEST:SIZE:PEERS:FAM" matches RE
+#   --ab KO     A/B: every figure runs with $UDPCP_KO (tagged "ko":"a") and
+#               with the module KO ("ko":"b"), swapped by rmmod/insmod
+#               around each figure (order alternating); plot.py prints B/A
 #   --profile L after the figures, `perf record -e cpu-clock -a -g` around
 #               each figure of L (space-separated TEST:SIZE[:PEERS]:FAM) and
 #               its report, as perf-TEST-SIZE-PEERS-vFAM.txt next to FILE
@@ -26,13 +30,14 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=../tests/lib/common.sh
 . "$here/../tests/lib/common.sh"
 
-smoke=0 out=/run/udpcp-io/bench-raw.jsonl only="" profile=""
+smoke=0 out=/run/udpcp-io/bench-raw.jsonl only="" profile="" ko_b=""
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--smoke) smoke=1; shift ;;
 	--out) out=$2; shift 2 ;;
 	--only) only=$2; shift 2 ;;
 	--profile) profile=$2; shift 2 ;;
+	--ab) ko_b=$(realpath "$2"); shift 2 ;;
 	*) echo "bench/guest.sh: unknown argument $1" >&2; exit 2 ;;
 	esac
 done
@@ -70,29 +75,55 @@ mkdir -p "$(dirname "$out")"
 
 failed=0
 rep=0
+ko_a=$UDPCP_KO loaded=a
+# swap_module: A -> B or B -> A (the server holds no UDPCP socket between
+# figures, so the module can go).
+swap_module() {
+	local end=$((SECONDS + 300))
+	# Closing a UDPCP socket waits for an RCU grace period (its UDP
+	# tunnel socket): after a figure with 1000 sockets that takes a while.
+	while grep -q '^udpcp ' /proc/modules; do
+		rmmod udpcp 2>/dev/null && break
+		[ $SECONDS -lt $end ] || fail "rmmod udpcp (A/B swap): $(grep '^udpcp ' /proc/modules)"
+		sleep 0.5
+	done
+	if [ $loaded = a ]; then
+		UDPCP_KO=$ko_b udpcp_load
+		loaded=b
+	else
+		UDPCP_KO=$ko_a udpcp_load
+		loaded=a
+	fi
+}
 # fig TEST SIZE PEERS FAM [extra args]: one run of one figure (plus its
-# warm-up), appended to $out as one JSON object tagged with the round.
+# warm-up), appended to $out as one JSON object tagged with the round (and
+# with --ab, once per module).
 fig() {
-	local test=$1 size=$2 peers=$3 fam=$4 dst line
+	local test=$1 size=$2 peers=$3 fam=$4 dst line n
 	shift 4
 	if [ -n "$only" ] && ! [[ "$test:$size:$peers:$fam" =~ $only ]]; then
 		return 0
 	fi
 	[ "$fam" = 4 ] && dst=$B4 || dst=$B6
-	if line=$(in_ns "$NS_A" timeout 300 "$bin" client -c "$B4:19999" -t "$test" \
-		-a "$dst" -s "$size" -n "$peers" -T "$secs" -r 1 -w "$warm" "$@"); then
-		echo "{\"round\":$rep,${line#\{}" >>"$out"
-		printf '%s' "." >&2
-	else
-		echo "FAILED: $test size $size peers $peers IPv$fam (round $rep)" >&2
-		failed=$((failed + 1))
-	fi
+	for n in 1 2; do
+		[ $n = 2 ] && { [ -n "$ko_b" ] || break; swap_module; }
+		if line=$(in_ns "$NS_A" timeout 300 "$bin" client -c "$B4:19999" -t "$test" \
+			-a "$dst" -s "$size" -n "$peers" -T "$secs" -r 1 -w "$warm" "$@"); then
+			line="{\"round\":$rep,${line#\{}"
+			[ -n "$ko_b" ] && line="{\"ko\":\"$loaded\",${line#\{}"
+			echo "$line" >>"$out"
+			printf '%s' "." >&2
+		else
+			echo "FAILED: $test size $size peers $peers IPv$fam (round $rep)" >&2
+			failed=$((failed + 1))
+		fi
+	done
 }
 
 start=$SECONDS
 # Memory first, on a fresh guest: both families in one process (see
 # cmd_mem in udpcp-bench.c on why its sockets stay open until the end).
-if [ -z "$only" ] || [[ "mem:0:$mem_peers:4" =~ $only ]]; then
+if [ -z "$ko_b" ] && { [ -z "$only" ] || [[ "mem:0:$mem_peers:4" =~ $only ]]; }; then
 	echo "# mem" >&2
 	if lines=$(in_ns "$NS_A" "$bin" mem -a "$B4" -a "$B6" -n "$mem_peers" -S "$mem_socks" -r $mem_reps); then
 		echo "$lines" >>"$out"

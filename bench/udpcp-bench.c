@@ -500,7 +500,10 @@ static void serve_conn(struct srv *s, int c)
 					srv_drain(s);
 					ctl_printf(c, "COUNT %llu %llu\n", s->msgs, s->bytes);
 				} else if (!strcmp(cmd, "END")) {
+					/* sockets closed before the reply: the next
+					 * test (or rmmod) finds them gone */
 					srv_drain(s);
+					srv_teardown(s);
 					ctl_printf(c, "BYE %llu %llu\n", s->msgs, s->bytes);
 					goto out;
 				} else {

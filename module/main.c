@@ -134,9 +134,12 @@ static int __init udpcp_init(void)
 {
 	int err;
 
-	err = register_pernet_subsys(&udpcp_net_ops);
+	err = udpcp_peer_cache_init();
 	if (err)
 		return err;
+	err = register_pernet_subsys(&udpcp_net_ops);
+	if (err)
+		goto err_cache;
 	err = udpcp_genl_init();
 	if (err)
 		goto err_net;
@@ -149,6 +152,8 @@ err_genl:
 	udpcp_genl_exit();
 err_net:
 	unregister_pernet_subsys(&udpcp_net_ops);
+err_cache:
+	udpcp_peer_cache_exit();
 	return err;
 }
 
@@ -157,6 +162,7 @@ static void __exit udpcp_exit(void)
 	udpcp_proto_exit();
 	udpcp_genl_exit();
 	unregister_pernet_subsys(&udpcp_net_ops);
+	udpcp_peer_cache_exit();
 }
 
 module_init(udpcp_init);

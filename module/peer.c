@@ -39,6 +39,33 @@ static const struct rhashtable_params udpcp_hist_rht = {
 	.automatic_shrinking = true,
 };
 
+/* Peers have their own cache: kmalloc would round them up to 512 bytes. */
+static struct kmem_cache *udpcp_peer_cache;
+
+int udpcp_peer_cache_init(void)
+{
+	udpcp_peer_cache = KMEM_CACHE(udpcp_peer, 0);
+	return udpcp_peer_cache ? 0 : -ENOMEM;
+}
+
+void udpcp_peer_cache_exit(void)
+{
+	rcu_barrier();	/* udpcp_peer_free_rcu() */
+	kmem_cache_destroy(udpcp_peer_cache);
+}
+
+static void udpcp_peer_free_rcu(struct rcu_head *head)
+{
+	kmem_cache_free(udpcp_peer_cache, container_of(head, struct udpcp_peer, rcu));
+}
+
+/* Under the socket lock (or before the peer is published). */
+void udpcp_peer_dst_reset(struct udpcp_peer *peer)
+{
+	dst_release(peer->dst);
+	peer->dst = NULL;
+}
+
 int udpcp_peers_net_init(struct udpcp_net *un)
 {
 	int err;
@@ -167,8 +194,22 @@ void udpcp_peer_timer_update(struct udpcp_peer *peer)
 		return;
 	if (peer->rx_deadline && (!next || peer->rx_deadline < next))
 		next = peer->rx_deadline;
-	if (next)
-		hrtimer_start(&peer->timer, next, HRTIMER_MODE_ABS_SOFT);
+	if (!next) {
+		/* Nothing is due: left armed, the timer would fire for nothing. */
+		if (hrtimer_is_queued(&peer->timer))
+			hrtimer_try_to_cancel(&peer->timer);
+		return;
+	}
+	/*
+	 * Armed to fire no later than @next: leave it, the handler re-arms
+	 * for the real deadline.  Deadlines mostly move later (every new
+	 * message, every ack), so a busy peer re-arms once per expiry rather
+	 * than once per packet.
+	 */
+	if (hrtimer_is_queued(&peer->timer) &&
+	    ktime_compare(hrtimer_get_expires(&peer->timer), next) <= 0)
+		return;
+	hrtimer_start(&peer->timer, next, HRTIMER_MODE_ABS_SOFT);
 }
 
 static enum hrtimer_restart udpcp_peer_timer(struct hrtimer *timer)
@@ -261,7 +302,7 @@ static struct udpcp_peer *udpcp_peer_create(struct udpcp_sock *usk,
 
 	if (READ_ONCE(usk->npeers) >= READ_ONCE(un->max_peers))
 		return ERR_PTR(-ENOBUFS);
-	peer = kzalloc(sizeof(*peer), gfp);
+	peer = kmem_cache_zalloc(udpcp_peer_cache, gfp);
 	if (!peer)
 		return ERR_PTR(-ENOMEM);
 	peer->key.usk = usk;
@@ -315,7 +356,8 @@ static struct udpcp_peer *udpcp_peer_create(struct udpcp_sock *usk,
 
 unlock_free:
 	spin_unlock_bh(&usk->lock);
-	kfree(peer);
+	udpcp_peer_dst_reset(peer);
+	kmem_cache_free(udpcp_peer_cache, peer);
 	return old;
 }
 
@@ -347,9 +389,9 @@ static void udpcp_peer_unlink(struct udpcp_net *un, struct udpcp_peer *peer)
 	udpcp_hist_save(un, peer);
 	udpcp_tx_purge(peer);
 	udpcp_rx_purge(peer);
-	udpcp_udp_dst_reset(peer);
 	udpcp_stats_add(&usk->stats, &peer->stats);
 	memset(&peer->stats, 0, sizeof(peer->stats));
+	udpcp_peer_dst_reset(peer);
 }
 
 /* Process context, socket lock not held: the timer may still run. */
@@ -357,7 +399,7 @@ static void udpcp_peer_free(struct udpcp_peer *peer)
 {
 	hrtimer_cancel(&peer->timer);
 	udpcp_notify_peer(peer, UDPCP_CMD_PEER_REMOVED_NTF, 0, GFP_KERNEL);
-	kfree_rcu(peer, rcu);
+	call_rcu(&peer->rcu, udpcp_peer_free_rcu);
 }
 
 static void udpcp_peers_free_list(struct list_head *list)

@@ -204,8 +204,12 @@ static void udpcp_rx_deliver(struct udpcp_peer *peer,
 		}
 		return;
 	}
-	udpcp_rx_store(peer, last);
-	msg = udpcp_rx_assemble(peer);
+	if (peer->rx_head) {
+		udpcp_rx_store(peer, last);
+		msg = udpcp_rx_assemble(peer);
+	} else {
+		msg = last;	/* a message of one packet: nothing to chain */
+	}
 	len = msg->len;
 	*UDPCP_RX_CB(msg) = cb;
 	if (__sock_queue_rcv_skb(sk, msg) < 0) {

@@ -150,7 +150,7 @@ static void udpcp_rehash(struct sock *sk)
 		sock_bindtoindex(usk->udp->sk, sk->sk_bound_dev_if, true);
 	spin_lock_bh(&usk->lock);
 	list_for_each_entry(peer, &usk->peers, sock_node)
-		udpcp_udp_dst_reset(peer);
+		udpcp_peer_dst_reset(peer);
 	spin_unlock_bh(&usk->lock);
 }
 
@@ -258,20 +258,31 @@ static int udpcp_parse_cmsgs(struct msghdr *msg, struct udpcp_tx_cb *cb)
 	return 0;
 }
 
+/*
+ * A message that fits an order-0 head keeps room in front for our header
+ * and those below: sent as one packet, it goes out as it is
+ * (udpcp_tx_single()).  Larger ones go wholly into pages, which their
+ * fragments then share (udpcp_tx_lend()).
+ */
 static struct sk_buff *udpcp_alloc_msg(struct sock *sk, struct msghdr *msg,
 				       size_t len, int *err)
 {
-	/* Large messages go into pages: no high-order allocations. */
-	size_t linear = min_t(size_t, len, SKB_MAX_HEAD(0));
+	unsigned int room = UDPCP_HEADROOM + UDPCP_HDR_LEN;
+	bool linear = len <= SKB_MAX_HEAD(room);
 	struct sk_buff *skb;
 
-	skb = sock_alloc_send_pskb(sk, linear, len - linear,
+	skb = sock_alloc_send_pskb(sk, linear ? room + len : 0,
+				   linear ? 0 : len,
 				   msg->msg_flags & MSG_DONTWAIT, err, 0);
 	if (!skb)
 		return NULL;
-	skb_put(skb, linear);
-	skb->data_len = len - linear;
-	skb->len = len;
+	if (linear) {
+		skb_reserve(skb, room);
+		skb_put(skb, len);
+	} else {
+		skb->data_len = len;
+		skb->len = len;
+	}
 	*err = skb_copy_datagram_from_iter(skb, 0, &msg->msg_iter, len);
 	if (*err) {
 		kfree_skb(skb);
@@ -324,7 +335,8 @@ static int udpcp_sendmsg(struct sock *sk, struct msghdr *msg, size_t len)
 		kfree_skb(skb);
 		return -EACCES;
 	}
-	udpcp_tx_queue(usk, peer, skb, &xmitq);
+	if (!udpcp_tx_single(peer, skb, &xmitq))
+		udpcp_tx_queue(usk, peer, skb, &xmitq);
 	spin_unlock_bh(&usk->lock);
 	udpcp_udp_xmit_list(&xmitq);
 	return len;
@@ -791,6 +803,7 @@ int udpcp_proto_init(void)
 	int err;
 
 	BUILD_BUG_ON(IPPROTO_UDPCP != 258);	/* the module aliases */
+	BUILD_BUG_ON(sizeof(struct udpcp_tx_cb) > sizeof_field(struct sk_buff, cb));
 	BUILD_BUG_ON(sizeof(struct udpcp_rx_cb) >
 		     sizeof_field(struct sk_buff, cb) - sizeof(struct sock_skb_cb));
 

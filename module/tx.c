@@ -54,6 +54,40 @@ static void udpcp_tx_sync(struct udpcp_peer *peer, struct sk_buff_head *xmitq)
 	udpcp_tx_packet(peer, skb, xmitq);
 }
 
+/*
+ * Point @skb at @len octets of the paged message @msg from @off: its pages
+ * are shared, not copied.  Nothing writes them once sendmsg filled them,
+ * and whoever would write a packet's pages in place copies shared ones.
+ */
+static int udpcp_tx_lend(struct sk_buff *skb, const struct sk_buff *msg,
+			 unsigned int off, unsigned int len)
+{
+	const struct skb_shared_info *si = skb_shinfo(msg);
+	unsigned int i, n = 0, size;
+
+	for (i = 0; i < si->nr_frags && len; i++) {
+		const skb_frag_t *f = &si->frags[i];
+
+		size = skb_frag_size(f);
+		if (off >= size) {
+			off -= size;
+			continue;
+		}
+		if (n == MAX_SKB_FRAGS)
+			return -EMSGSIZE;
+		size = min(size - off, len);
+		get_page(skb_frag_page(f));
+		skb_fill_page_desc(skb, n++, skb_frag_page(f),
+				   skb_frag_off(f) + off, size);
+		skb->len += size;
+		skb->data_len += size;
+		skb->truesize += size;
+		len -= size;
+		off = 0;
+	}
+	return len ? -EFAULT : 0;
+}
+
 static void udpcp_tx_frag(struct udpcp_peer *peer, unsigned int num,
 			  struct sk_buff_head *xmitq)
 {
@@ -61,10 +95,13 @@ static void udpcp_tx_frag(struct udpcp_peer *peer, unsigned int num,
 	unsigned int off = num * peer->tx_frag_payload;
 	unsigned int len = min_t(unsigned int, msg->len - off,
 				 peer->tx_frag_payload);
+	/* udpcp_alloc_msg() puts large messages wholly into pages. */
+	bool lend = !skb_headlen(msg);
 	struct sk_buff *skb;
+	int err;
 	u8 flags = 0;
 
-	skb = udpcp_udp_alloc(UDPCP_HDR_LEN + len);
+	skb = udpcp_udp_alloc(UDPCP_HDR_LEN + (lend ? 0 : len));
 	if (!skb)
 		return;	/* retransmitted on timeout, or lost in no-ack mode */
 	switch (peer->tx_mode) {
@@ -80,12 +117,18 @@ static void udpcp_tx_frag(struct udpcp_peer *peer, unsigned int num,
 		flags |= UDPCP_F_CHECKSUM;
 	udpcp_hdr_build(skb_put(skb, UDPCP_HDR_LEN), UDPCP_TYPE_DATA, flags, 0,
 			peer->tx_frags, num, peer->tx_id, msg->len);
-	if (skb_copy_bits(msg, off, skb_put(skb, len), len)) {
+	if (lend)
+		err = udpcp_tx_lend(skb, msg, off, len);
+	else
+		err = skb_copy_bits(msg, off, skb_put(skb, len), len);
+	if (err) {
 		kfree_skb(skb);
 		return;
 	}
 	if (peer->tx_csum)
 		udpcp_csum_set(skb);
+	/* Charged to the sender until it leaves: sendmsg feels the backlog. */
+	skb_set_owner_w(skb, &peer->usk->inet.sk);
 	udpcp_tx_packet(peer, skb, xmitq);
 }
 
@@ -185,7 +228,7 @@ static void udpcp_tx_start(struct udpcp_peer *peer, struct sk_buff *msg,
 	peer->tx_tries = 1;
 	peer->tx_retried = false;
 	peer->tx_start = ktime_get();
-	bitmap_zero(peer->tx_acked, UDPCP_MAX_FRAGS + 1);
+	bitmap_zero(UDPCP_TX_CB(msg)->acked, UDPCP_MAX_FRAGS + 1);
 
 	udpcp_tx_fill(peer, xmitq);
 	if (peer->tx_mode == UDPCP_NOACK) {
@@ -231,6 +274,58 @@ static void udpcp_tx_next(struct udpcp_peer *peer, struct sk_buff_head *xmitq)
 	udpcp_peer_timer_update(peer);
 }
 
+/*
+ * The fast path: a no-ack message for one packet, with nothing queued to
+ * the peer before it, goes out as the very skb sendmsg copied it into
+ * (udpcp_alloc_msg() left room for the headers); no fragment is built and
+ * no state is kept.  False, with @msg untouched: take the queue.
+ */
+bool udpcp_tx_single(struct udpcp_peer *peer, struct sk_buff *msg,
+		     struct sk_buff_head *xmitq)
+{
+	struct udpcp_tx_cb cb = *UDPCP_TX_CB(msg);
+	u8 flags = UDPCP_F_NOACK | UDPCP_F_SINGLE;
+	unsigned int len = msg->len;
+	struct udpcp_params p;
+	u8 mode, csum;
+	u16 id;
+
+	if (peer->tx_state != UDPCP_TX_IDLE || !skb_queue_empty(&peer->txq) ||
+	    skb_is_nonlinear(msg) ||
+	    skb_headroom(msg) < UDPCP_HEADROOM + UDPCP_HDR_LEN)
+		return false;
+	udpcp_peer_params(peer, &p);
+	mode = cb.mode == UDPCP_TX_DEFAULT ? p.transfer_mode : cb.mode;
+	if (mode != UDPCP_NOACK && !(peer->flags & UDPCP_PEER_F_GROUP))
+		return false;
+	csum = cb.csum == UDPCP_TX_DEFAULT ? p.checksum : cb.csum;
+
+	/* The route fills the cb: put back what sendmsg decided. */
+	if (udpcp_udp_route(peer, msg))
+		goto slow;
+	if (len > udpcp_udp_skb_payload(msg)) {
+		skb_dst_drop(msg);
+		goto slow;
+	}
+	id = peer->next_id;
+	peer->next_id = udpcp_next_id(id);
+	if (csum)
+		flags |= UDPCP_F_CHECKSUM;
+	udpcp_hdr_build(skb_push(msg, UDPCP_HDR_LEN), UDPCP_TYPE_DATA, flags, 0,
+			1, 0, id, len);
+	if (csum)
+		udpcp_csum_set(msg);
+	peer->stats.tx_msgs++;
+	peer->stats.tx_bytes += len;
+	udpcp_peer_touch(peer);
+	__skb_queue_tail(xmitq, msg);
+	return true;
+
+slow:
+	*UDPCP_TX_CB(msg) = cb;
+	return false;
+}
+
 int udpcp_tx_queue(struct udpcp_sock *usk, struct udpcp_peer *peer,
 		   struct sk_buff *msg, struct sk_buff_head *xmitq)
 {
@@ -246,6 +341,7 @@ void udpcp_tx_ack(struct udpcp_peer *peer, const struct udpcp_hdr *h,
 {
 	u16 id = ntohs(h->msg_id);
 	unsigned int num = h->frag_num;
+	unsigned long *acked;
 
 	switch (peer->tx_state) {
 	case UDPCP_TX_SYNC:
@@ -264,12 +360,13 @@ void udpcp_tx_ack(struct udpcp_peer *peer, const struct udpcp_hdr *h,
 			udpcp_tx_complete(peer);
 			break;
 		}
-		if (num >= peer->tx_next || test_and_set_bit(num, peer->tx_acked))
+		acked = UDPCP_TX_CB(peer->tx_msg)->acked;
+		if (num >= peer->tx_next || test_and_set_bit(num, acked))
 			return;
 		if (num != peer->tx_base)
 			return;
 		while (peer->tx_base < peer->tx_next &&
-		       test_bit(peer->tx_base, peer->tx_acked))
+		       test_bit(peer->tx_base, acked))
 			peer->tx_base++;
 		if (peer->tx_base == peer->tx_frags) {
 			udpcp_tx_complete(peer);
@@ -319,7 +416,7 @@ void udpcp_tx_timeout(struct udpcp_peer *peer, struct sk_buff_head *xmitq)
 			peer->tx_tries++;
 			peer->tx_retried = true;
 			for (i = peer->tx_base; i < peer->tx_next; i++) {
-				if (test_bit(i, peer->tx_acked))
+				if (test_bit(i, UDPCP_TX_CB(peer->tx_msg)->acked))
 					continue;
 				peer->stats.tx_retries++;
 				udpcp_tx_frag(peer, i, xmitq);

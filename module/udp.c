@@ -9,12 +9,9 @@
 #include <net/ip6_route.h>
 #include <net/route.h>
 #include <net/addrconf.h>
+#include <net/ip6_fib.h>
 
 #include "udpcp.h"
-
-/* Enough for any link layer, the IPv6 header and the UDP header. */
-#define UDPCP_HEADROOM	(MAX_HEADER + sizeof(struct ipv6hdr) + \
-			 sizeof(struct udphdr))
 
 /* How a built packet leaves: filled by udpcp_udp_route(). */
 struct udpcp_xmit_cb {
@@ -128,11 +125,13 @@ struct sk_buff *udpcp_udp_alloc(unsigned int len)
 	return skb;
 }
 
-/* Under the socket lock (or before the peer is published). */
-void udpcp_udp_dst_reset(struct udpcp_peer *peer)
+static unsigned int udpcp_payload(unsigned int mtu, bool v4)
 {
-	dst_release(peer->dst);
-	peer->dst = NULL;
+	unsigned int ip_hdr = v4 ? sizeof(struct iphdr) : sizeof(struct ipv6hdr);
+
+	if (mtu <= ip_hdr + sizeof(struct udphdr) + UDPCP_HDR_LEN)
+		return 0;
+	return mtu - ip_hdr - sizeof(struct udphdr) - UDPCP_HDR_LEN;
 }
 
 /* Under the socket lock: the peer's route if still valid, held. */
@@ -143,8 +142,8 @@ static struct dst_entry *udpcp_dst_get(struct udpcp_peer *peer,
 
 	if (!dst)
 		return NULL;
-	if (dst->obsolete && !dst->ops->check(dst, peer->dst_cookie)) {
-		udpcp_udp_dst_reset(peer);
+	if (!dst_check(dst, peer->dst_cookie)) {
+		udpcp_peer_dst_reset(peer);
 		return NULL;
 	}
 	*saddr = peer->dst_saddr;
@@ -155,8 +154,8 @@ static struct dst_entry *udpcp_dst_get(struct udpcp_peer *peer,
 static void udpcp_dst_set(struct udpcp_peer *peer, struct dst_entry *dst,
 			  const struct in6_addr *saddr, u32 cookie)
 {
-	dst_hold(dst);
 	dst_release(peer->dst);
+	dst_hold(dst);
 	peer->dst = dst;
 	peer->dst_saddr = *saddr;
 	peer->dst_cookie = cookie;
@@ -194,6 +193,7 @@ static struct dst_entry *udpcp_route4(struct udpcp_peer *peer,
 	dst = udpcp_dst_get(peer, &saddr);
 	if (dst) {
 		rt = (struct rtable *)dst;
+		fl4.saddr = saddr.s6_addr32[3];
 	} else {
 		rt = ip_route_output_flow(udpcp_sock_net(usk), &fl4,
 					  usk->udp->sk);
@@ -202,7 +202,7 @@ static struct dst_entry *udpcp_route4(struct udpcp_peer *peer,
 		ipv6_addr_set_v4mapped(fl4.saddr, &saddr);
 		udpcp_dst_set(peer, &rt->dst, &saddr, 0);
 	}
-	cb->saddr = saddr;
+	ipv6_addr_set_v4mapped(fl4.saddr, &cb->saddr);
 	cb->v4 = true;
 	cb->tos = udpcp_inet_tos(sk);
 	if (group)
@@ -279,17 +279,20 @@ unsigned int udpcp_udp_mtu_payload(struct udpcp_peer *peer)
 {
 	struct udpcp_xmit_cb cb;
 	struct dst_entry *dst;
-	unsigned int mtu, ip_hdr;
+	unsigned int mtu;
 
 	dst = udpcp_route(peer, &cb);
 	if (IS_ERR(dst))
 		return 0;
 	mtu = dst_mtu(dst);
 	dst_release(dst);
-	ip_hdr = cb.v4 ? sizeof(struct iphdr) : sizeof(struct ipv6hdr);
-	if (mtu <= ip_hdr + sizeof(struct udphdr) + UDPCP_HDR_LEN)
-		return 0;
-	return mtu - ip_hdr - sizeof(struct udphdr) - UDPCP_HDR_LEN;
+	return udpcp_payload(mtu, cb.v4);
+}
+
+/* The same for a packet that udpcp_udp_route() resolved. */
+unsigned int udpcp_udp_skb_payload(const struct sk_buff *skb)
+{
+	return udpcp_payload(dst_mtu(skb_dst(skb)), UDPCP_XMIT_CB(skb)->v4);
 }
 
 /* Under the socket lock: resolve the route; transmit later, unlocked. */
@@ -312,12 +315,7 @@ static void udpcp_udp_xmit(struct sk_buff *skb)
 	skb_dst_drop(skb);
 	memset(skb->cb, 0, sizeof(skb->cb));
 	skb->ignore_df = 0;
-	/*
-	 * The tunnel helpers count a packet in the per-CPU tstats of the
-	 * device they are given (IPv6) or of skb->dev (IPv4): a tunnel
-	 * device's.  We have none, and an ordinary device's per-CPU stats
-	 * are smaller or absent: writing them corrupts per-CPU memory.
-	 */
+	/* iptunnel_xmit() counts in skb->dev's tstats as if a tunnel's. */
 	skb->dev = NULL;
 	if (cb.v4) {
 		udp_tunnel_xmit_skb((struct rtable *)dst, cb.sk, skb,
@@ -327,6 +325,12 @@ static void udpcp_udp_xmit(struct sk_buff *skb)
 		return;
 	}
 #if IS_ENABLED(CONFIG_IPV6)
+	/*
+	 * @dev is a tunnel device whose tstats get the packet counted: there
+	 * is none.  The route's device keeps other per-CPU stats or none (lo:
+	 * 16-octet lstats); counted as tstats, they overran into whatever
+	 * per-CPU memory lay next to them.
+	 */
 	udp_tunnel6_xmit_skb(dst, cb.sk, skb, NULL, &cb.saddr, &cb.daddr,
 			     cb.tos, cb.ttl, 0, cb.sport, cb.dport, false);
 #endif

@@ -13,7 +13,7 @@
 #include <net/sock.h>
 #include <net/inet_sock.h>
 #include <net/ipv6.h>
-#include <net/dst.h>
+#include <linux/udp.h>
 #include <net/netns/generic.h>
 #include <linux/udpcp.h>
 
@@ -27,6 +27,16 @@
 #define UDPCP_SYNC_ID		0
 #define UDPCP_MAX_ID		0xfffe	/* IDs count 1..0xfffe and wrap to 1 */
 #define UDPCP_MAX_FRAGS		255
+
+/*
+ * Room in front of a packet we build: the IP and UDP headers, pushed
+ * without a check, and NET_SKB_PAD for the link layer, as much as UDP
+ * leaves on Ethernet (the output path makes more where a device needs
+ * more).  MAX_HEADER instead put a fragment's head in kmalloc-1k, which
+ * is zeroed on every allocation (init_on_alloc).
+ */
+#define UDPCP_HEADROOM		(NET_SKB_PAD + sizeof(struct ipv6hdr) + \
+				 sizeof(struct udphdr))
 
 /* Octet 4: MsgT(2) Ver(3) N C S; octet 5: D Reserved(7). */
 #define UDPCP_F_NOACK		0x04
@@ -225,19 +235,19 @@ struct udpcp_peer {
 	struct rcu_head		rcu;
 	struct hrtimer		timer;
 	/*
-	 * The route to the peer, held, as a socket's sk_dst_cache: used
-	 * only under the socket lock, so one entry does; a per-CPU
-	 * struct dst_cache would cost 40 bytes per possible CPU.
+	 * The route to the peer, held.  Only ever used under the socket
+	 * lock, so one entry does what a per-CPU struct dst_cache did, for
+	 * 28 bytes instead of 16 + 40 per possible CPU.
 	 */
 	struct dst_entry	*dst;
-	struct in6_addr		dst_saddr;
+	struct in6_addr		dst_saddr;	/* IPv4 as v4-mapped */
 	u32			dst_cookie;
 	int			ifindex;
 	u32			flags;
 	u32			override;	/* BIT(UDPCP_P_*) set in params */
 	struct udpcp_params	params;
-	unsigned long		last_active;	/* jiffies */
 	u32			srtt_us;
+	unsigned long		last_active;	/* jiffies */
 
 	/* transmit */
 	struct sk_buff_head	txq;		/* messages waiting */
@@ -255,7 +265,7 @@ struct udpcp_peer {
 	u8			tx_mode;	/* of the message in flight */
 	u8			tx_csum;
 	bool			tx_retried;
-	DECLARE_BITMAP(tx_acked, UDPCP_MAX_FRAGS + 1);
+	/* which fragments are acked: in the cb of tx_msg (udpcp_tx_cb) */
 
 	/* receive */
 	struct sk_buff		*rx_head;	/* fragments of the partial message */
@@ -292,6 +302,8 @@ struct udpcp_peer_cfg {
 struct udpcp_tx_cb {
 	u8	mode;		/* UDPCP_NOACK.. or UDPCP_TX_DEFAULT */
 	u8	csum;		/* 0, 1 or UDPCP_TX_DEFAULT */
+	/* while the message is in flight: its fragments acknowledged */
+	DECLARE_BITMAP(acked, UDPCP_MAX_FRAGS + 1);
 };
 
 #define UDPCP_TX_DEFAULT	0xff	/* the peer's (or socket's) setting */
@@ -337,7 +349,7 @@ struct sk_buff *udpcp_udp_alloc(unsigned int len);
 int udpcp_udp_route(struct udpcp_peer *peer, struct sk_buff *skb);
 void udpcp_udp_xmit_list(struct sk_buff_head *list);
 unsigned int udpcp_udp_mtu_payload(struct udpcp_peer *peer);
-void udpcp_udp_dst_reset(struct udpcp_peer *peer);
+unsigned int udpcp_udp_skb_payload(const struct sk_buff *skb);
 bool udpcp_udp_dest_is_broadcast(struct udpcp_peer *peer);
 
 /* wire.c */
@@ -370,6 +382,9 @@ void udpcp_params_merge(struct udpcp_params *p, u32 override,
 			const struct udpcp_params *own);
 void udpcp_peer_params(const struct udpcp_peer *peer, struct udpcp_params *p);
 void udpcp_peer_touch(struct udpcp_peer *peer);
+void udpcp_peer_dst_reset(struct udpcp_peer *peer);
+int udpcp_peer_cache_init(void);
+void udpcp_peer_cache_exit(void);
 void udpcp_peer_timer_update(struct udpcp_peer *peer);
 int udpcp_peer_delete(struct udpcp_sock *usk, const struct udpcp_addr *ra);
 void udpcp_peer_set_params(struct udpcp_peer *peer, u32 override,
@@ -378,6 +393,8 @@ void udpcp_peer_stats(struct udpcp_peer *peer, struct udpcp_stats *st);
 u8 udpcp_peer_state(const struct udpcp_peer *peer);
 
 /* tx.c */
+bool udpcp_tx_single(struct udpcp_peer *peer, struct sk_buff *msg,
+		     struct sk_buff_head *xmitq);
 int udpcp_tx_queue(struct udpcp_sock *usk, struct udpcp_peer *peer,
 		   struct sk_buff *msg, struct sk_buff_head *xmitq);
 void udpcp_tx_ack(struct udpcp_peer *peer, const struct udpcp_hdr *h,

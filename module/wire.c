@@ -20,37 +20,46 @@ void udpcp_hdr_build(struct udpcp_hdr *h, u8 type, u8 flags, u8 flags2,
 	h->msg_len = htons(len);
 }
 
-/* Over a linear packet that we built: header at skb->data. */
+/* Over octets @from to the end of @skb, linear or not; never written. */
+static u32 udpcp_adler32_skb(u32 sum, const struct sk_buff *skb,
+			     unsigned int from)
+{
+	struct skb_seq_state st;
+	unsigned int consumed = 0, n;
+	const u8 *data;
+
+	if (!skb_is_nonlinear(skb))
+		return zlib_adler32(sum, skb->data + from, skb->len - from);
+	skb_prepare_seq_read((struct sk_buff *)skb, from, skb->len, &st);
+	while ((n = skb_seq_read(consumed, &data, &st)) != 0) {
+		sum = zlib_adler32(sum, data, n);
+		consumed += n;
+	}
+	return sum;
+}
+
+/* Over a packet that we built: header at skb->data, in the linear part. */
 void udpcp_csum_set(struct sk_buff *skb)
 {
 	struct udpcp_hdr *h = (struct udpcp_hdr *)skb->data;
 
 	h->checksum = 0;
-	h->checksum = htonl(zlib_adler32(1, skb->data, skb->len));
+	h->checksum = htonl(udpcp_adler32_skb(1, skb, 0));
 }
 
 /*
  * Received packets may be clones (multicast) or non-linear: never write
- * into them; sum the header with the checksum field as zero, then walk the
+ * into them; sum the header with the checksum field as zero, then the
  * payload.
  */
 bool udpcp_csum_ok(const struct sk_buff *skb, unsigned int offset,
 		   const struct udpcp_hdr *h)
 {
 	struct udpcp_hdr zeroed = *h;
-	struct skb_seq_state st;
-	unsigned int consumed = 0, n;
-	const u8 *data;
 	u32 sum;
 
 	zeroed.checksum = 0;
 	sum = zlib_adler32(1, (const u8 *)&zeroed, sizeof(zeroed));
-
-	skb_prepare_seq_read((struct sk_buff *)skb, offset + UDPCP_HDR_LEN,
-			     skb->len, &st);
-	while ((n = skb_seq_read(consumed, &data, &st)) != 0) {
-		sum = zlib_adler32(sum, data, n);
-		consumed += n;
-	}
-	return sum == ntohl(h->checksum);
+	return udpcp_adler32_skb(sum, skb, offset + UDPCP_HDR_LEN) ==
+	       ntohl(h->checksum);
 }
