@@ -47,8 +47,13 @@ gout=${BENCH_OUT:-$repo/build/guest-bench}
 mkdir -p "$gout"
 rm -f "$gout/bench-raw.jsonl" "$gout"/perf-*
 rc=0
+# guest.sh passes only UDPCP_* into the guest: the BENCH_* go by env(1).
+benv=()
+for v in $(compgen -e | grep '^BENCH_' || true); do
+	benv+=("$v=${!v}")
+done
 tests/vm/guest.sh --out "$gout" --timeout "$timeout" -- \
-	bench/guest.sh --out /run/udpcp-io/bench-raw.jsonl "${gargs[@]}" || rc=$?
+	env "${benv[@]}" bench/guest.sh --out /run/udpcp-io/bench-raw.jsonl "${gargs[@]}" || rc=$?
 [ -s "$gout/bench-raw.jsonl" ] || { echo "bench: no figures (guest exit $rc)" >&2; exit 1; }
 cp "$gout/bench-raw.jsonl" "$([ "$smoke" = 1 ] && echo build/bench-smoke-raw.jsonl || echo bench/results-raw.jsonl)"
 
