@@ -10,7 +10,7 @@
 #   bench/results.txt    the table (also printed)
 #   bench/results.png    the picture
 # and checks the targets of issue 5.  --smoke (or BENCH_SMOKE=1) runs each
-# figure for a fraction of a second, writes to build/bench-smoke/ instead
+# figure for about a second, writes to build/bench-smoke/ instead
 # and fails if any figure is missing or zero.  --only and --profile are
 # passed to bench/guest.sh (see there); profiles land in build/guest-bench/.
 # Environment: BENCH_SECS, BENCH_REPS, BENCH_WARM (see bench/guest.sh);

@@ -70,7 +70,7 @@ echo "# events stay in their namespace"
 sleep 1
 # B saw its configured peer, the peer the traffic made, both templates
 # (no events) and nothing of A's.
-check "B's events" 0 "peer-created $B4 port 7000 local 0.0.0.0:5000 state idle flags need-sync
+check "B's events" 0 "peer-created $B4 port 7000 local 0.0.0.0:5000 state idle flags configured,need-sync
 peer-created $A4 port 7001 local 0.0.0.0:5000 state idle flags need-sync" "" cat "$NL_TMP/mon-b"
 check "C's events: none" 0 "" "" cat "$NL_TMP/mon-c"
 

@@ -1,6 +1,6 @@
 #!/bin/bash
 # The benchmark runs: every figure of bench/guest.sh, IPv4 and IPv6, for a
-# fraction of a second each (--smoke), and bench/plot.py --check finds each
+# second each (--smoke), and bench/plot.py --check finds each
 # present with non-zero rate, CPU per message, latency where there is one,
 # receiver byte counts that match, no failed message, and the memory
 # figures.  Says nothing about speed.
