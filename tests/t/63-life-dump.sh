@@ -75,11 +75,13 @@ for ((i = 1; i <= cycles; i++)); do
 	((i % 10)) || echo "cycle $i ($((SECONDS - t0))s): $(cat "$FZ_TMP/peers.n" 2>/dev/null) peer dumps"
 done
 t_loop=$((SECONDS - t0))
+# The dumpers stop first: once the churn ends, its hub socket closes and
+# the stable peers with it.
+touch "$FZ_TMP/stop"
+wait "$d1" "$d2" 2>/dev/null || true
 touch "$FZ_TMP/churn.stop"
 wait "$churn" || fail "churn: $(cat "$FZ_TMP/churn")"
 t_all=$((SECONDS - t0))
-touch "$FZ_TMP/stop"
-wait "$d1" "$d2" 2>/dev/null || true
 np=$(cat "$FZ_TMP/peers.n" 2>/dev/null || echo 0)
 ns=$(cat "$FZ_TMP/socks.n" 2>/dev/null || echo 0)
 echo "dump-churn: $cycles netlink cycles in ${t_loop}s, churn $(cat "$FZ_TMP/churn") in ${t_all}s;" \
