@@ -59,7 +59,7 @@ static void udpcp_peer_free_rcu(struct rcu_head *head)
 	kmem_cache_free(udpcp_peer_cache, container_of(head, struct udpcp_peer, rcu));
 }
 
-/* Under the socket lock (or before the peer is published). */
+/* Under the socket lock. */
 void udpcp_peer_dst_reset(struct udpcp_peer *peer)
 {
 	dst_release(peer->dst);
@@ -356,8 +356,7 @@ static struct udpcp_peer *udpcp_peer_create(struct udpcp_sock *usk,
 
 unlock_free:
 	spin_unlock_bh(&usk->lock);
-	udpcp_peer_dst_reset(peer);
-	kmem_cache_free(udpcp_peer_cache, peer);
+	kmem_cache_free(udpcp_peer_cache, peer);	/* never routed */
 	return old;
 }
 

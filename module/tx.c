@@ -242,23 +242,29 @@ static void udpcp_tx_start(struct udpcp_peer *peer, struct sk_buff *msg,
 	peer->tx_deadline = udpcp_tx_deadline(peer);
 }
 
+/* What a message is sent as: its own cmsg settings, else the peer's. */
+static void udpcp_tx_resolve(const struct udpcp_peer *peer,
+			     const struct udpcp_tx_cb *cb, u8 *mode, u8 *csum)
+{
+	struct udpcp_params p;
+
+	udpcp_peer_params(peer, &p);
+	*mode = cb->mode == UDPCP_TX_DEFAULT ? p.transfer_mode : cb->mode;
+	*csum = cb->csum == UDPCP_TX_DEFAULT ? p.checksum : cb->csum;
+	/* A group is never acked: no-ack whatever was asked. */
+	if (peer->flags & UDPCP_PEER_F_GROUP)
+		*mode = UDPCP_NOACK;
+}
+
 /* Start the next queued message, with a sync first where one is owed. */
 static void udpcp_tx_next(struct udpcp_peer *peer, struct sk_buff_head *xmitq)
 {
-	struct udpcp_params p;
 	struct sk_buff *msg;
 
 	while (peer->tx_state == UDPCP_TX_IDLE &&
 	       (msg = skb_peek(&peer->txq)) != NULL) {
-		udpcp_peer_params(peer, &p);
-		peer->tx_mode = UDPCP_TX_CB(msg)->mode;
-		if (peer->tx_mode == UDPCP_TX_DEFAULT)
-			peer->tx_mode = p.transfer_mode;
-		peer->tx_csum = UDPCP_TX_CB(msg)->csum;
-		if (peer->tx_csum == UDPCP_TX_DEFAULT)
-			peer->tx_csum = p.checksum;
-		if (peer->flags & UDPCP_PEER_F_GROUP)
-			peer->tx_mode = UDPCP_NOACK;
+		udpcp_tx_resolve(peer, UDPCP_TX_CB(msg), &peer->tx_mode,
+				 &peer->tx_csum);
 		if (peer->tx_mode != UDPCP_NOACK &&
 		    (peer->flags & UDPCP_PEER_F_NEED_SYNC)) {
 			peer->tx_state = UDPCP_TX_SYNC;
@@ -286,7 +292,6 @@ bool udpcp_tx_single(struct udpcp_peer *peer, struct sk_buff *msg,
 	struct udpcp_tx_cb cb = *UDPCP_TX_CB(msg);
 	u8 flags = UDPCP_F_NOACK | UDPCP_F_SINGLE;
 	unsigned int len = msg->len;
-	struct udpcp_params p;
 	u8 mode, csum;
 	u16 id;
 
@@ -294,11 +299,9 @@ bool udpcp_tx_single(struct udpcp_peer *peer, struct sk_buff *msg,
 	    skb_is_nonlinear(msg) ||
 	    skb_headroom(msg) < UDPCP_HEADROOM + UDPCP_HDR_LEN)
 		return false;
-	udpcp_peer_params(peer, &p);
-	mode = cb.mode == UDPCP_TX_DEFAULT ? p.transfer_mode : cb.mode;
-	if (mode != UDPCP_NOACK && !(peer->flags & UDPCP_PEER_F_GROUP))
+	udpcp_tx_resolve(peer, &cb, &mode, &csum);
+	if (mode != UDPCP_NOACK)
 		return false;
-	csum = cb.csum == UDPCP_TX_DEFAULT ? p.checksum : cb.csum;
 
 	/* The route fills the cb: put back what sendmsg decided. */
 	if (udpcp_udp_route(peer, msg))

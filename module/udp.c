@@ -193,7 +193,6 @@ static struct dst_entry *udpcp_route4(struct udpcp_peer *peer,
 	dst = udpcp_dst_get(peer, &saddr);
 	if (dst) {
 		rt = (struct rtable *)dst;
-		fl4.saddr = saddr.s6_addr32[3];
 	} else {
 		rt = ip_route_output_flow(udpcp_sock_net(usk), &fl4,
 					  usk->udp->sk);
@@ -202,7 +201,7 @@ static struct dst_entry *udpcp_route4(struct udpcp_peer *peer,
 		ipv6_addr_set_v4mapped(fl4.saddr, &saddr);
 		udpcp_dst_set(peer, &rt->dst, &saddr, 0);
 	}
-	ipv6_addr_set_v4mapped(fl4.saddr, &cb->saddr);
+	cb->saddr = saddr;
 	cb->v4 = true;
 	cb->tos = udpcp_inet_tos(sk);
 	if (group)
