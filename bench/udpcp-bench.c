@@ -1284,7 +1284,7 @@ static int cmd_mem(int argc, char **argv)
 	if (!ndst || peers < 1 || reps < 1 || reps > 64 || nsock < 1 || !a || !b)
 		die("mem: bad arguments");
 	raise_nofile();
-	fds = calloc(nsock, sizeof(int));
+	fds = calloc((size_t)reps * ndst * 2 * nsock, sizeof(int));
 	peerfds = calloc(reps * ndst, sizeof(int));
 	for (int d = 0; d < ndst; d++) {
 		top0[d] = malloc(sizeof(struct memsnap));
@@ -1340,8 +1340,12 @@ static int cmd_mem(int argc, char **argv)
 	mem_read(a);
 	closed[0] = (double)(a->objs - objs0) / total_peers;
 
-	/* Sockets, bound: UDPCP, then UDP. */
-	for (int rep = 0; rep < reps; rep++) {
+	/*
+	 * Sockets, bound: UDPCP, then UDP.  All stay open until the last run:
+	 * SLUB counts objects freed to a CPU slab as in use, so sockets
+	 * created after others closed reuse them and measure as nothing.
+	 */
+	for (int rep = 0, nfds = 0; rep < reps; rep++) {
 		for (int d = 0; d < ndst; d++) {
 			struct sockaddr_storage local;
 			int fam = strchr(dsts[d], ':') ? AF_INET6 : AF_INET;
@@ -1349,22 +1353,22 @@ static int cmd_mem(int argc, char **argv)
 
 			for (int kind = 0; kind < 2; kind++) {
 				mem_read(a);
-				for (int i = 0; i < nsock; i++) {
-					fds[i] = kind ? socket(fam, SOCK_DGRAM, IPPROTO_UDP) :
-							udpcp_socket(fam, UDPCP_ACK, -1);
-					if (fds[i] < 0 || bind(fds[i], (struct sockaddr *)&local, ll))
+				for (int i = 0; i < nsock; i++, nfds++) {
+					fds[nfds] = kind ? socket(fam, SOCK_DGRAM, IPPROTO_UDP) :
+							   udpcp_socket(fam, UDPCP_ACK, -1);
+					if (fds[nfds] < 0 ||
+					    bind(fds[nfds], (struct sockaddr *)&local, ll))
 						die("mem: socket %d: %s", i, strerror(errno));
 				}
 				settle();
 				mem_read(b);
 				res[d][kind ? UDP : USK][rep] =
 					(double)(mem_total(b) - mem_total(a)) / nsock;
-				for (int i = 0; i < nsock; i++)
-					close(fds[i]);
-				settle();
 			}
 		}
 	}
+	for (int i = 0; i < reps * ndst * 2 * nsock; i++)
+		close(fds[i]);
 	for (int d = 0; d < ndst; d++) {
 		printf("{\"test\":\"mem\",\"fam\":%d,\"peers\":%d,\"sockets\":%d,\"reps\":%d",
 		       strchr(dsts[d], ':') ? 6 : 4, peers, nsock, reps);
