@@ -107,6 +107,14 @@ wait_until 60 "test -e /tmp/ready-$NS_H2 -a -e /tmp/ready-$NS_H4" || fail "recei
 for p in $P4 $P6 $PM $PB; do
 	wait_port "$NS_H3" "$p"
 done
+# udpcp-tool joins after it binds: a message sent in between is lost to it.
+h3_joined() {
+	local m
+	m=$(in_ns "$NS_H3" ip maddr show dev "$IF_H") &&
+		grep -qE "inet +$G4( |\$)" <<<"$m" && grep -qE "inet +$GM( |\$)" <<<"$m" &&
+		grep -qE "inet6 +$G6( |\$)" <<<"$m"
+}
+wait_until 20 h3_joined || fail "h3 did not join: $(in_ns "$NS_H3" ip maddr show dev "$IF_H")"
 cap_start "$NS_H2" "$IF_H" "$TMP/h2.pcap"
 
 out=$(in_ns "$NS_H1" python3 - "$COUNT" 2>&1 <<'PY'
