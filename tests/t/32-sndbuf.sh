@@ -1,0 +1,121 @@
+#!/bin/bash
+# A slow link holds a no-ack sender back instead of losing messages: the
+# fragments in the device queue are charged to the socket's send buffer, so
+# sendmsg waits (or says EAGAIN) while the queue drains.  A's egress is a
+# 20 Mbit/s token bucket that queues at most 80 KB (netem would not do:
+# it orphans what it delays, which ends any socket's charge).  For IPv4,
+# IPv6 and dual-stack mapped:
+#  - blocking sends, a 32 KiB send buffer: 120 messages of 16000 octets
+#    (12 fragments each, 1440 packets) all arrive once, intact, in order,
+#    and the queue dropped nothing;
+#  - MSG_DONTWAIT: sendmsg says EAGAIN at some point, poll() says POLLOUT
+#    once the queue drained, and every message sendmsg accepted arrives;
+#  - the control that shows the test can fail: with a 4 MiB send buffer
+#    the same blast overflows the queue (drops, messages lost).
+# timeout: 240
+. "$(dirname "$0")/../lib/common.sh"
+. "$(dirname "$0")/../lib/udpcp.sh"
+
+udpcp_load
+topo_pair
+ip netns exec "$NS_A" tc qdisc replace dev "$IF_A" root tbf rate 20mbit burst 16kb limit 80kb
+
+i=0
+for fam in $FAMILIES; do
+	i=$((i + 1))
+	out=$(python3 - "$fam" "$(fam_dst "$fam")" $((6000 + i)) "$NS_A" "$NS_B" "$IF_A" 2>&1 <<'PY'
+import ctypes, errno, json, os, re, select, socket, struct, subprocess, sys, threading, time
+fam, dst, port, ns_a, ns_b, dev = sys.argv[1:]
+port = int(port)
+sys.path.insert(0, os.environ["REPO"] + "/tests/peer")
+from udpcp import pattern
+libc = ctypes.CDLL(None, use_errno=True)
+af = socket.AF_INET if fam == "v4" else socket.AF_INET6
+any_addr = "0.0.0.0" if af == socket.AF_INET else "::"
+SOL_UDPCP, MODE, INFO, FLUSH = 258, 0, 6, 7
+SO_SNDBUFFORCE, SO_RCVBUFFORCE = 32, 33
+SIZE, COUNT = 16000, 120
+MSGS = [pattern(k, SIZE) for k in range(COUNT)]     # made up front: the
+                                                    # sender must outrun the link
+
+def fail(msg):
+    sys.exit("%s: %s" % (fam, msg))
+
+def netns(name):
+    fd = os.open("/run/netns/" + name, os.O_RDONLY)
+    if libc.setns(fd, 0x40000000) != 0:
+        fail("setns %s failed" % name)
+    os.close(fd)
+
+def sock(ns):
+    netns(ns)
+    s = socket.socket(af, socket.SOCK_DGRAM, 258)
+    if af == socket.AF_INET6:
+        s.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1 if fam == "v6" else 0)
+    return s
+
+def info(s):
+    v = struct.unpack("6I12Q", s.getsockopt(SOL_UDPCP, INFO, 120))
+    return dict(tx_msgs=v[6], rx_msgs=v[7], rx_discarded_frags=v[13], rx_dropped=v[17])
+
+def qdisc_drops():
+    out = subprocess.run(["ip", "netns", "exec", ns_a, "tc", "-s", "qdisc", "show", "dev", dev],
+                         capture_output=True, text=True, check=True).stdout
+    return int(re.search(r"dropped (\d+)", out).group(1))
+
+def receive(r, got):
+    r.settimeout(3)     # the queue drains in 35 ms
+    while True:
+        try:
+            data = r.recv(65536)
+        except socket.timeout:
+            return
+        got.append(data)
+
+def run(port, sndbuf, nonblock):
+    r = sock(ns_b)
+    r.setsockopt(socket.SOL_SOCKET, SO_RCVBUFFORCE, 16 << 20)
+    r.bind((any_addr, port))
+    s = sock(ns_a)
+    s.setsockopt(SOL_UDPCP, MODE, 0)
+    s.setsockopt(socket.SOL_SOCKET, SO_SNDBUFFORCE, sndbuf)
+    got = []
+    t = threading.Thread(target=receive, args=(r, got))
+    t.start()
+    drops0 = qdisc_drops()
+    sent = eagain = 0
+    while sent < COUNT:
+        try:
+            s.sendto(MSGS[sent], socket.MSG_DONTWAIT if nonblock else 0, (dst, port))
+            sent += 1
+        except BlockingIOError:
+            eagain += 1
+            p = select.poll()
+            p.register(s, select.POLLOUT)
+            if not p.poll(5000):
+                fail("EAGAIN, and no POLLOUT within 5 s")
+    t.join()
+    res = dict(sent=sent, eagain=eagain, drops=qdisc_drops() - drops0,
+               received=len(got), tx=info(s), rx=info(r))
+    res["intact"] = all(d == MSGS[k] for k, d in enumerate(got))
+    s.close()
+    r.close()
+    return res
+
+blocking = run(port, 16384, False)
+if (blocking["received"] != COUNT or not blocking["intact"] or blocking["drops"]
+        or blocking["tx"]["tx_msgs"] != COUNT):
+    fail("blocking, 32 KiB send buffer: %s" % blocking)
+nonblocking = run(port + 100, 16384, True)
+if (nonblocking["eagain"] < 1 or nonblocking["received"] != COUNT
+        or not nonblocking["intact"] or nonblocking["drops"]):
+    fail("MSG_DONTWAIT, 32 KiB send buffer: %s" % nonblocking)
+control = run(port + 200, 4 << 20, False)
+if control["drops"] < 1 or control["received"] >= COUNT:
+    fail("control, 4 MiB send buffer: the queue did not overflow: %s" % control)
+print(json.dumps(dict(blocking=blocking, nonblocking=nonblocking, control=control)))
+PY
+) || fail "$out"
+	echo "$fam: $out"
+done
+echo "sndbuf ok"
