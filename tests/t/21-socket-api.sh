@@ -20,16 +20,11 @@ for fam in $FAMILIES; do
 	out=$(python3 - "$fam" "$(fam_dst "$fam")" "$(fam_src "$fam")" "$IF_B" "$NS_A" "$NS_B" "$IF_A" 2>&1 <<'PY'
 import ctypes, errno, os, select, socket, struct, sys, time
 fam, me, other, ifname, ns_a, ns_b, if_a = sys.argv[1:]
+sys.path.insert(0, os.environ["REPO"] + "/tests/peer")
+from ksock import SOL_UDPCP, TX_TIMEOUT, MAXTRY, setns as netns, udpcp_socket, info
+import ksock
 libc = ctypes.CDLL(None, use_errno=True)
-
-def netns(name):
-    """Sockets made after this live in namespace `name`."""
-    fd = os.open("/run/netns/" + name, os.O_RDONLY)
-    if libc.setns(fd, 0x40000000) != 0:
-        sys.exit("setns %s: errno %d" % (name, ctypes.get_errno()))
-    os.close(fd)
-
-IPPROTO_UDPCP, SOL_UDPCP, UDPCP_FLUSH, IP_PKTINFO = 258, 258, 7, 8
+IP_PKTINFO = 8
 af = socket.AF_INET if fam == "v4" else socket.AF_INET6
 any_addr = "0.0.0.0" if af == socket.AF_INET else "::"
 checks = 0
@@ -41,13 +36,10 @@ def check(cond, what):
         sys.exit("%s: %s" % (fam, what))
 
 def sock():
-    s = socket.socket(af, socket.SOCK_DGRAM, IPPROTO_UDPCP)
-    if af == socket.AF_INET6:
-        s.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1 if fam == "v6" else 0)
-    return s
+    return udpcp_socket(fam)
 
 def flush(s):
-    s.setsockopt(SOL_UDPCP, UDPCP_FLUSH, struct.pack("i", 10000))
+    ksock.flush(s, 10000)
 
 def errno_of(fn):
     try:
@@ -136,8 +128,8 @@ r.setsockopt(socket.SOL_SOCKET, socket.SO_RCVTIMEO, struct.pack("ll", 0, 0))
 # drains and POLLOUT comes back.
 w = sock()
 w.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
-w.setsockopt(SOL_UDPCP, 2, 300)       # tx timeout
-w.setsockopt(SOL_UDPCP, 4, 1)         # max tries
+w.setsockopt(SOL_UDPCP, TX_TIMEOUT, 300)
+w.setsockopt(SOL_UDPCP, MAXTRY, 1)
 queued = 0
 for k in range(50):
     try:
@@ -211,8 +203,9 @@ if fam == "v6":
     check(errno_of(lambda: sl.sendto(b"v4", ("::ffff:192.0.2.2", 9))) == errno.ENETUNREACH,
           "V6ONLY socket to a mapped address: no ENETUNREACH")
     # the ack came back: nothing pending, nothing failed
-    v = struct.unpack("6I12Q", sl.getsockopt(SOL_UDPCP, 6, 120))
-    check(v[3] == 0 and v[6] == 1 and v[10] == 0, "link-local sender: pending %d sent %d failed %d" % (v[3], v[6], v[10]))
+    v = info(sl)
+    check(v["tx_pending"] == 0 and v["tx_msgs"] == 1 and v["tx_timeout"] == 0,
+          "link-local sender: %s" % v)
 
 print("%s: %d checks ok" % (fam, checks))
 PY

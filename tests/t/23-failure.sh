@@ -26,26 +26,18 @@ for fam in $FAMILIES; do
 	port=$((6000 + i)) dead=$((6100 + i)) sport=$((7000 + i))
 	cap_start "$NS_B" "$IF_B" "$TMP/$fam.pcap"
 	out=$(python3 - "$fam" "$(fam_dst "$fam")" "$port" "$dead" "$sport" "$NS_A" "$NS_B" "$IF_A" 2>&1 <<'PY'
-import ctypes, errno, os, select, socket, struct, subprocess, sys, time
+import errno, os, select, socket, struct, subprocess, sys, time
 fam, dst, port, dead, sport, ns_a, ns_b, if_a = sys.argv[1:]
 port, dead, sport = int(port), int(dead), int(sport)
-libc = ctypes.CDLL(None, use_errno=True)
-SOL_UDPCP, TX_TIMEOUT, MAXTRY, INFO = 258, 2, 4, 6
+sys.path.insert(0, os.environ["REPO"] + "/tests/peer")
+from ksock import SOL_UDPCP, TX_TIMEOUT, MAXTRY, setns as netns, udpcp_socket, info
 IP_RECVERR, IPV6_RECVERR, SO_EE_ORIGIN_LOCAL = 11, 25, 1
 af = socket.AF_INET if fam == "v4" else socket.AF_INET6
 any_addr = "0.0.0.0" if af == socket.AF_INET else "::"
 EXPECT, SLACK = 0.9, 2.5
 
-def netns(name):
-    fd = os.open("/run/netns/" + name, os.O_RDONLY)
-    if libc.setns(fd, 0x40000000) != 0:
-        sys.exit("setns %s failed" % name)
-    os.close(fd)
-
 def sock(bind_port):
-    s = socket.socket(af, socket.SOCK_DGRAM, 258)
-    if af == socket.AF_INET6:
-        s.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1 if fam == "v6" else 0)
+    s = udpcp_socket(fam)
     s.bind((any_addr, bind_port))
     return s
 
@@ -54,10 +46,6 @@ def receiver():
     r = sock(port)
     r.settimeout(10)
     return r
-
-def info(s):
-    v = struct.unpack("6I12Q", s.getsockopt(SOL_UDPCP, INFO, 120))
-    return dict(tx_msgs=v[6], tx_timeout=v[10], tx_retries=v[12], tx_pending=v[3])
 
 def fail(msg):
     sys.exit("%s: %s" % (fam, msg))

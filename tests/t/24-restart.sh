@@ -21,24 +21,17 @@ for fam in $FAMILIES; do
 	port=$((6000 + i)) sport=$((7000 + i))
 	cap_start "$NS_B" "$IF_B" "$TMP/$fam.pcap"
 	out=$(python3 - "$fam" "$(fam_dst "$fam")" "$(fam_src "$fam")" "$port" "$sport" "$NS_A" "$NS_B" 2>&1 <<'PY'
-import ctypes, os, socket, struct, sys
+import os, socket, sys
 fam, dst, src, port, sport, ns_a, ns_b = sys.argv[1:]
 port, sport = int(port), int(sport)
-libc = ctypes.CDLL(None, use_errno=True)
+sys.path.insert(0, os.environ["REPO"] + "/tests/peer")
+from ksock import udpcp_socket
+import ksock
 af = socket.AF_INET if fam == "v4" else socket.AF_INET6
 any_addr = "0.0.0.0" if af == socket.AF_INET else "::"
 
-def netns(name):
-    fd = os.open("/run/netns/" + name, os.O_RDONLY)
-    if libc.setns(fd, 0x40000000) != 0:
-        sys.exit("setns %s failed" % name)
-    os.close(fd)
-
 def sock(ns, bind_port):
-    netns(ns)
-    s = socket.socket(af, socket.SOCK_DGRAM, 258)
-    if af == socket.AF_INET6:
-        s.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1 if fam == "v6" else 0)
+    s = udpcp_socket(fam, ns)
     s.bind((any_addr, bind_port))
     return s
 
@@ -46,7 +39,7 @@ def fail(msg):
     sys.exit("%s: %s" % (fam, msg))
 
 def flush(s):
-    s.setsockopt(258, 7, struct.pack("i", 10000))
+    ksock.flush(s, 10000)
 
 def exchange(s, r, tag, n=3, from_port=sport):
     for k in range(n):

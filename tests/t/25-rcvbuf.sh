@@ -23,36 +23,19 @@ for fam in $FAMILIES; do
 	port=$((6000 + i)) sport=$((7000 + i))
 	cap_start "$NS_B" "$IF_B" "$TMP/$fam.pcap"
 	out=$(python3 - "$fam" "$(fam_dst "$fam")" "$port" "$sport" "$NS_A" "$NS_B" 2>&1 <<'PY'
-import ctypes, json, os, socket, struct, sys, time
+import json, os, socket, struct, sys, time
 fam, dst, port, sport, ns_a, ns_b = sys.argv[1:]
 port, sport = int(port), int(sport)
 sys.path.insert(0, os.environ["REPO"] + "/tests/peer")
 from udpcp import pattern
-libc = ctypes.CDLL(None, use_errno=True)
+from ksock import SOL_UDPCP, TX_TIMEOUT, MAXTRY, FLUSH, udpcp_socket, info
 af = socket.AF_INET if fam == "v4" else socket.AF_INET6
 any_addr = "0.0.0.0" if af == socket.AF_INET else "::"
-SOL_UDPCP, TX_TIMEOUT, MAXTRY, INFO, FLUSH = 258, 2, 4, 6, 7
 SIZE, COUNT = 5000, 4
 MSGS = [pattern(k, SIZE) for k in range(COUNT)]
 
-def netns(name):
-    fd = os.open("/run/netns/" + name, os.O_RDONLY)
-    if libc.setns(fd, 0x40000000) != 0:
-        sys.exit("setns %s failed" % name)
-    os.close(fd)
-
 def sock(ns, bind_port):
-    netns(ns)
-    s = socket.socket(af, socket.SOCK_DGRAM, 258)
-    if af == socket.AF_INET6:
-        s.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1 if fam == "v6" else 0)
-    return s
-
-def info(s):
-    names = ("size tx_nodes rx_nodes tx_pending rx_queued rtt_us tx_msgs rx_msgs "
-             "tx_bytes rx_bytes tx_timeout rx_timeout tx_retries rx_discarded_frags "
-             "crc_errors rx_duplicates rx_malformed rx_dropped").split()
-    return dict(zip(names, struct.unpack("6I12Q", s.getsockopt(SOL_UDPCP, INFO, 120))))
+    return udpcp_socket(fam, ns)
 
 def fail(msg):
     sys.exit("%s: %s" % (fam, msg))

@@ -29,31 +29,18 @@ for fam in $FAMILIES; do
 	*) dst=$B4 ;;
 	esac
 	out=$(python3 - "$fam" "$dst" "$port" "$NS_A" "$NS_B" 2>&1 <<'PY'
-import ctypes, os, random, socket, struct, sys, time
+import os, random, socket, struct, sys, time
 fam, dst, port, ns_a, ns_b = sys.argv[1:]
 port = int(port)
 sys.path.insert(0, os.environ["REPO"] + "/tests/peer")
 import craft
 from udpcp import pattern, Packet, TYPE_DATA, adler32
-libc = ctypes.CDLL(None, use_errno=True)
-SOL_UDPCP, RX_TIMEOUT, INFO = 258, 3, 6
+from ksock import SOL_UDPCP, RX_TIMEOUT, setns as netns, udpcp_socket, info
 RX_TIMEOUT_MS = 200
 COUNTERS = ("rx_msgs", "rx_malformed", "crc_errors", "rx_duplicates",
             "rx_discarded_frags", "rx_timeout")
 # The module's reading where the doc leaves the count open (see the header).
 MODULE_READING = {"frag-sum": dict(rx_discarded_frags=1)}
-
-def netns(name):
-    fd = os.open("/run/netns/" + name, os.O_RDONLY)
-    if libc.setns(fd, 0x40000000) != 0:
-        sys.exit("setns %s failed" % name)
-    os.close(fd)
-
-def info(s):
-    names = ("size tx_nodes rx_nodes tx_pending rx_queued rtt_us tx_msgs rx_msgs "
-             "tx_bytes rx_bytes tx_timeout rx_timeout tx_retries rx_discarded_frags "
-             "crc_errors rx_duplicates rx_malformed rx_dropped").split()
-    return dict(zip(names, struct.unpack("6I12Q", s.getsockopt(SOL_UDPCP, INFO, 120))))
 
 def drain(r):
     msgs = []
@@ -65,9 +52,7 @@ def drain(r):
 
 netns(ns_b)
 af = socket.AF_INET if fam == "v4" else socket.AF_INET6
-r = socket.socket(af, socket.SOCK_DGRAM, 258)
-if af == socket.AF_INET6:
-    r.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1 if fam == "v6" else 0)
+r = udpcp_socket(fam)
 r.setsockopt(SOL_UDPCP, RX_TIMEOUT, RX_TIMEOUT_MS)
 r.bind(("0.0.0.0" if af == socket.AF_INET else "::", port))
 r.setblocking(False)
@@ -132,9 +117,7 @@ time.sleep(0.5)
 drain(r)
 
 # A legitimate message still arrives.
-s = socket.socket(af, socket.SOCK_DGRAM, 258)
-if af == socket.AF_INET6:
-    s.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1 if fam == "v6" else 0)
+s = udpcp_socket(fam)
 s.sendto(pattern(0, 3000), (dst if fam != "mapped" else "::ffff:" + dst, port))
 r.setblocking(True)
 r.settimeout(5)
