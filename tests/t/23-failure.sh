@@ -30,7 +30,7 @@ import errno, os, select, socket, struct, subprocess, sys, time
 fam, dst, port, dead, sport, ns_a, ns_b, if_a = sys.argv[1:]
 port, dead, sport = int(port), int(dead), int(sport)
 sys.path.insert(0, os.environ["REPO"] + "/tests/peer")
-from ksock import SOL_UDPCP, TX_TIMEOUT, MAXTRY, setns as netns, udpcp_socket, info
+from ksock import SOL_UDPCP, TX_TIMEOUT, MAXTRY, setns as netns, udpcp_socket, info, flush
 IP_RECVERR, IPV6_RECVERR, SO_EE_ORIGIN_LOCAL = 11, 25, 1
 af = socket.AF_INET if fam == "v4" else socket.AF_INET6
 any_addr = "0.0.0.0" if af == socket.AF_INET else "::"
@@ -125,6 +125,7 @@ for _ in range(100):
 s.sendto(b"m4", (dst, port))
 if r.recv(100) != b"m4":
     fail("m4 not delivered after link up")
+flush(s, 10000)     # its ack may still be on the way back
 st = info(s)
 if st["tx_timeout"] != 3 or st["tx_msgs"] != 3:
     fail("UDPCP_INFO %s, want tx_timeout 3, tx_msgs 3" % st)
