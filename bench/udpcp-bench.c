@@ -1264,7 +1264,7 @@ static int cmd_mem(int argc, char **argv)
 	double res[2][NRES][64], closed[1];
 	struct memsnap *a = malloc(sizeof(*a)), *b = malloc(sizeof(*b));
 	struct memsnap *top0[2], *top1[2];
-	int *fds, *peerfds, npeerfds = 0, total_peers = 0;
+	int *fds, nfds = 0, *peerfds, npeerfds = 0, total_peers = 0;
 	long long objs0;
 	char one = 1;
 
@@ -1345,7 +1345,7 @@ static int cmd_mem(int argc, char **argv)
 	 * SLUB counts objects freed to a CPU slab as in use, so sockets
 	 * created after others closed reuse them and measure as nothing.
 	 */
-	for (int rep = 0, nfds = 0; rep < reps; rep++) {
+	for (int rep = 0; rep < reps; rep++) {
 		for (int d = 0; d < ndst; d++) {
 			struct sockaddr_storage local;
 			int fam = strchr(dsts[d], ':') ? AF_INET6 : AF_INET;
@@ -1367,7 +1367,7 @@ static int cmd_mem(int argc, char **argv)
 			}
 		}
 	}
-	for (int i = 0; i < reps * ndst * 2 * nsock; i++)
+	for (int i = 0; i < nfds; i++)
 		close(fds[i]);
 	for (int d = 0; d < ndst; d++) {
 		printf("{\"test\":\"mem\",\"fam\":%d,\"peers\":%d,\"sockets\":%d,\"reps\":%d",

@@ -42,7 +42,8 @@ def family(fam):
     return socket.AF_INET if fam == "v4" else socket.AF_INET6
 
 
-def any_addr(af):
+def wildcard(af):
+    """The any-address to bind to in family `af`."""
     return "0.0.0.0" if af == socket.AF_INET else "::"
 
 

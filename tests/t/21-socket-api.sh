@@ -21,12 +21,12 @@ for fam in $FAMILIES; do
 import ctypes, errno, os, select, socket, struct, sys, time
 fam, me, other, ifname, ns_a, ns_b, if_a = sys.argv[1:]
 sys.path.insert(0, os.environ["REPO"] + "/tests/peer")
-from ksock import SOL_UDPCP, TX_TIMEOUT, MAXTRY, setns as netns, udpcp_socket, info
+from ksock import SOL_UDPCP, TX_TIMEOUT, MAXTRY, setns as netns, udpcp_socket, info, family, wildcard
 import ksock
 libc = ctypes.CDLL(None, use_errno=True)
 IP_PKTINFO = 8
-af = socket.AF_INET if fam == "v4" else socket.AF_INET6
-any_addr = "0.0.0.0" if af == socket.AF_INET else "::"
+af = family(fam)
+any_addr = wildcard(af)
 checks = 0
 
 def check(cond, what):

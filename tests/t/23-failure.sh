@@ -30,10 +30,10 @@ import errno, os, select, socket, struct, subprocess, sys, time
 fam, dst, port, dead, sport, ns_a, ns_b, if_a = sys.argv[1:]
 port, dead, sport = int(port), int(dead), int(sport)
 sys.path.insert(0, os.environ["REPO"] + "/tests/peer")
-from ksock import SOL_UDPCP, TX_TIMEOUT, MAXTRY, setns as netns, udpcp_socket, info, flush
+from ksock import SOL_UDPCP, TX_TIMEOUT, MAXTRY, setns as netns, udpcp_socket, info, flush, family, wildcard
 IP_RECVERR, IPV6_RECVERR, SO_EE_ORIGIN_LOCAL = 11, 25, 1
-af = socket.AF_INET if fam == "v4" else socket.AF_INET6
-any_addr = "0.0.0.0" if af == socket.AF_INET else "::"
+af = family(fam)
+any_addr = wildcard(af)
 EXPECT, SLACK = 0.9, 2.5
 
 def sock(bind_port):

@@ -25,10 +25,10 @@ import os, socket, sys
 fam, dst, src, port, sport, ns_a, ns_b = sys.argv[1:]
 port, sport = int(port), int(sport)
 sys.path.insert(0, os.environ["REPO"] + "/tests/peer")
-from ksock import udpcp_socket
+from ksock import udpcp_socket, family, wildcard
 import ksock
-af = socket.AF_INET if fam == "v4" else socket.AF_INET6
-any_addr = "0.0.0.0" if af == socket.AF_INET else "::"
+af = family(fam)
+any_addr = wildcard(af)
 
 def sock(ns, bind_port):
     s = udpcp_socket(fam, ns)

@@ -28,9 +28,9 @@ fam, dst, port, sport, ns_a, ns_b = sys.argv[1:]
 port, sport = int(port), int(sport)
 sys.path.insert(0, os.environ["REPO"] + "/tests/peer")
 from udpcp import pattern
-from ksock import SOL_UDPCP, TX_TIMEOUT, MAXTRY, FLUSH, udpcp_socket, info
-af = socket.AF_INET if fam == "v4" else socket.AF_INET6
-any_addr = "0.0.0.0" if af == socket.AF_INET else "::"
+from ksock import SOL_UDPCP, TX_TIMEOUT, MAXTRY, FLUSH, udpcp_socket, info, family, wildcard
+af = family(fam)
+any_addr = wildcard(af)
 SIZE, COUNT = 5000, 4
 MSGS = [pattern(k, SIZE) for k in range(COUNT)]
 

@@ -35,7 +35,7 @@ port = int(port)
 sys.path.insert(0, os.environ["REPO"] + "/tests/peer")
 import craft
 from udpcp import pattern, Packet, TYPE_DATA, adler32
-from ksock import SOL_UDPCP, RX_TIMEOUT, setns as netns, udpcp_socket, info
+from ksock import SOL_UDPCP, RX_TIMEOUT, setns as netns, udpcp_socket, info, family, wildcard
 RX_TIMEOUT_MS = 200
 COUNTERS = ("rx_msgs", "rx_malformed", "crc_errors", "rx_duplicates",
             "rx_discarded_frags", "rx_timeout")
@@ -51,10 +51,10 @@ def drain(r):
             return msgs
 
 netns(ns_b)
-af = socket.AF_INET if fam == "v4" else socket.AF_INET6
+af = family(fam)
 r = udpcp_socket(fam)
 r.setsockopt(SOL_UDPCP, RX_TIMEOUT, RX_TIMEOUT_MS)
-r.bind(("0.0.0.0" if af == socket.AF_INET else "::", port))
+r.bind((wildcard(af), port))
 r.setblocking(False)
 netns(ns_a)
 family, dest = craft.sockaddr(dst, port)

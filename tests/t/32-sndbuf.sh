@@ -38,7 +38,7 @@ port = int(port)
 sys.path.insert(0, os.environ["REPO"] + "/tests/peer")
 from udpcp import pattern
 from ksock import (SOL_UDPCP, TRANSFER_MODE, RX_TIMEOUT, NOACK, SO_SNDBUFFORCE, SO_RCVBUFFORCE,
-                   any_addr, family, udpcp_socket, info)
+                   wildcard, family, udpcp_socket, info)
 SIZE, COUNT = 16000, 120
 MSGS = [pattern(k, SIZE) for k in range(COUNT)]     # made up front: the
                                                     # sender must outrun the link
@@ -74,7 +74,7 @@ def run(port, sndbuf, nonblock):
     # A guest stalled by a loaded host must not expire a partial message
     # (1 s by default): lost fragments are what this test looks for.
     r.setsockopt(SOL_UDPCP, RX_TIMEOUT, 20000)
-    r.bind((any_addr(family(fam)), port))
+    r.bind((wildcard(family(fam)), port))
     s = udpcp_socket(fam, ns_a)
     s.setsockopt(SOL_UDPCP, TRANSFER_MODE, NOACK)
     s.setsockopt(socket.SOL_SOCKET, SO_SNDBUFFORCE, sndbuf)
