@@ -1,16 +1,21 @@
 # UDPCP for Linux: top-level build.  Nothing here loads a module into this
 # machine's kernel; tests run in a QEMU guest (tests/).
 
-KVER		?= $(shell scripts/kver.sh 2>/dev/null)
-KDIR		?= /lib/modules/$(KVER)/build
+# Nothing below asks the machine anything when the Makefile is read: on a
+# fresh machine the kernel headers and libnl arrive with `make deps`, which
+# every target that needs them runs first (also under -j).  The kernel
+# release is found by scripts/kver.sh when a recipe runs (KVER= overrides
+# it, KDIR= the build tree); libnl's flags by pkg-config likewise.
 UDPCP_CACHE	?= /var/cache/udpcp
 PREFIX		?= /usr/local
-export KVER KDIR UDPCP_CACHE
+export UDPCP_CACHE
+KBUILD		= kdir=$${KDIR:-/lib/modules/$$(scripts/kver.sh)/build} && \
+		  $(MAKE) -C $$kdir M=$(CURDIR)/module
 
 CC		?= gcc
 USER_CFLAGS	:= -O2 -g -Wall -Wextra -Werror -I$(CURDIR)/uapi
-NL_CFLAGS	:= $(shell pkg-config --cflags libnl-genl-3.0 2>/dev/null)
-NL_LIBS		:= $(shell pkg-config --libs libnl-genl-3.0 2>/dev/null)
+NL_CFLAGS	= $$(pkg-config --cflags libnl-genl-3.0)
+NL_LIBS		= $$(pkg-config --libs libnl-genl-3.0)
 
 PROGS		:= udpcpctl/udpcpctl
 TEST_PROGS	:= $(patsubst %.c,%,$(wildcard tests/progs/*.c))
@@ -25,11 +30,13 @@ all: module progs
 deps:
 	@scripts/deps.sh
 
-module:
-	@test -n "$(KVER)" || { echo "no kernel headers: run make deps" >&2; exit 1; }
-	$(MAKE) -C $(KDIR) M=$(CURDIR)/module modules
+module: | deps
+	+@$(KBUILD) modules
 
 progs: $(PROGS) $(TEST_PROGS) $(DOC_PROGS) $(BENCH_PROGS)
+
+# Order-only: deps runs before any of them, even under make -j.
+$(PROGS) $(TEST_PROGS) $(DOC_PROGS) $(BENCH_PROGS): | deps
 
 udpcpctl/udpcpctl: $(wildcard udpcpctl/*.c udpcpctl/*.h) uapi/linux/udpcp.h
 	$(CC) $(USER_CFLAGS) $(NL_CFLAGS) -o $@ $(filter %.c,$^) $(NL_LIBS)
@@ -71,6 +78,6 @@ install: progs
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/udpcpctl
 
 clean:
-	-test -n "$(KVER)" && $(MAKE) -C $(KDIR) M=$(CURDIR)/module clean
+	-+@scripts/kver.sh >/dev/null 2>&1 && $(KBUILD) clean
 	rm -f $(PROGS) $(TEST_PROGS) $(DOC_PROGS) $(BENCH_PROGS)
 	rm -rf build

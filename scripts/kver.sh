@@ -1,6 +1,20 @@
 #!/bin/bash
-# Prints the release of the newest installed Debian kernel that has headers.
+# Prints the kernel release the project builds for: $KVER when set, else the
+# one Debian's linux-image-amd64 depends on (the default kernel, even when
+# another is installed beside it), else the newest installed kernel that has
+# headers.  Found when a recipe runs, never when the Makefile is read: on a
+# fresh machine the headers arrive with `make deps`.
 set -euo pipefail
+if [ -n "${KVER:-}" ]; then
+	echo "$KVER"
+	exit 0
+fi
+meta=$(dpkg-query -W -f='${Depends}' linux-image-amd64 2>/dev/null || true)
+kver=$(grep -o 'linux-image-[^ ,]*' <<<"$meta" | head -n1 | sed 's/^linux-image-//' || true)
+if [ -n "$kver" ] && [ -e "/lib/modules/$kver/build" ] && [ -e "/boot/vmlinuz-$kver" ]; then
+	echo "$kver"
+	exit 0
+fi
 for d in $(ls -d /lib/modules/*/build 2>/dev/null | sort -rV); do
 	kver=$(basename "$(dirname "$d")")
 	if [ -e "/boot/vmlinuz-$kver" ]; then
