@@ -74,6 +74,17 @@ fi
 out=${UDPCP_GUEST_OUT:-$repo/build/guest}
 mkdir -p "$out"
 
+# A guest is one TCG thread: on a host with more runnable work than CPUs it
+# gets only a share of one, and every time limit inside it is too short.
+# Stretch them by how overloaded the host is when the guest starts (one
+# other busy thread per CPU is the normal case and costs nothing), unless
+# UDPCP_LOAD_SCALE says otherwise.
+load_scale=${UDPCP_LOAD_SCALE:-$(awk -v n="$(nproc)" '{
+	s = int(($1 - 1) / n + 0.999); if (s < 1) s = 1; if (s > 4) s = 4; print s }' /proc/loadavg)}
+[[ $load_scale =~ ^[1-9][0-9]*$ ]] || load_scale=1
+export UDPCP_TIMEOUT_SCALE=$(( ${UDPCP_TIMEOUT_SCALE:-1} * load_scale ))
+[ "$load_scale" -gt 1 ] && echo "# host load $(cut -d' ' -f1 /proc/loadavg) on $(nproc) CPUs: time limits x$load_scale"
+
 # The guest's own limit only catches a guest that stops making progress;
 # each test has its own timeout inside.
 limit=${UDPCP_CHECK_TIMEOUT:-}
@@ -84,6 +95,7 @@ if [ -z "$limit" ]; then
 		t=$(sed -n 's/^# timeout: *\([0-9][0-9]*\).*/\1/p' "$f" | head -1)
 		limit=$((limit + ${t:-120} + 10))
 	done
+	limit=$((limit * UDPCP_TIMEOUT_SCALE))
 fi
 
 log=$out/check.log

@@ -1,9 +1,8 @@
 #!/bin/bash
 # The demo, inside the guest (tests/demo.sh boots it): two namespaces with
-# IPv4/IPv6, the module and udpcpctl when they are built (and says so when
-# not), then tests/demo-data.sh, sourced when it exists, to show messages
-# crossing.  It gets NS_A NS_B IF_A IF_B A4 B4 A6 B6 (see lib/common.sh),
-# UDPCPCTL (path, empty if not built) and HAVE_MODULE (1/0).
+# IPv4/IPv6, the module and udpcpctl, then tests/demo.py: messages crossing,
+# what udpcpctl sees while they do, and a failure.  Exits non-zero when
+# something did not work (CI runs the demo).
 # UDPCP_KO and UDPCP_CTL point at other builds of the module and the CLI.
 export UDPCP_TEST=demo # names the namespaces
 . "$(dirname "$0")/lib/common.sh"
@@ -26,34 +25,26 @@ in_ns "$NS_A" busybox ping -c 1 -W 2 "$B4" >/dev/null && echo "ping $A4 -> $B4: 
 in_ns "$NS_A" busybox ping -6 -c 1 -W 2 "$B6" >/dev/null && echo "ping $A6 -> $B6: ok" || echo "ping $A6 -> $B6: FAILED"
 
 say "the module"
-HAVE_MODULE=0
-if [ -e "$UDPCP_KO" ]; then
-	udpcp_load
-	HAVE_MODULE=1
-	echo "loaded $UDPCP_KO"
-	run modinfo -F description "$UDPCP_KO"
-	run grep '^udpcp ' /proc/modules
-else
-	echo "not built yet: $UDPCP_KO is missing (make module)"
+if [ ! -e "$UDPCP_KO" ]; then
+	echo "not built: $UDPCP_KO is missing (make module)"
+	exit 1
 fi
+udpcp_load
+echo "loaded $UDPCP_KO"
+run modinfo -F description "$UDPCP_KO"
+run grep '^udpcp ' /proc/modules
 
 say "udpcpctl"
 UDPCPCTL=${UDPCP_CTL:-$REPO/udpcpctl/udpcpctl}
-if [ -x "$UDPCPCTL" ]; then
-	run "$UDPCPCTL" --version
-	run "$UDPCPCTL" defaults show
-	run "$UDPCPCTL" -n "$NS_A" sock show
-else
-	echo "not built yet: $UDPCPCTL is missing (make progs)"
-	UDPCPCTL=
+if [ ! -x "$UDPCPCTL" ]; then
+	echo "not built: $UDPCPCTL is missing (make progs)"
+	exit 1
 fi
-export HAVE_MODULE UDPCPCTL
+run "$UDPCPCTL" --version
+run "$UDPCPCTL" defaults show
 
 say "messages"
-if [ -f "$REPO/tests/demo-data.sh" ]; then
-	# shellcheck source=/dev/null
-	. "$REPO/tests/demo-data.sh"
-else
-	echo "tests/demo-data.sh is not written yet: nothing to send"
-fi
+python3 "$REPO/tests/demo.py" "$NS_A" "$NS_B" "$A4" "$B4" "$A6" "$B6" "$UDPCPCTL"
+rc=$?
 say "demo done"
+exit $rc
