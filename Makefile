@@ -4,13 +4,17 @@
 # Nothing below asks the machine anything when the Makefile is read: on a
 # fresh machine the kernel headers and libnl arrive with `make deps`, which
 # every target that needs them runs first (also under -j).  The kernel
-# release is found by scripts/kver.sh when a recipe runs (KVER= overrides
-# it, KDIR= the build tree); libnl's flags by pkg-config likewise.
+# release is found once, by scripts/kver.sh, when the first recipe that
+# needs it runs (KVER= overrides it, KDIR= the build tree); libnl's flags
+# by pkg-config when udpcpctl is compiled.
 UDPCP_CACHE	?= /var/cache/udpcp
 PREFIX		?= /usr/local
 export UDPCP_CACHE
-KBUILD		= kdir=$${KDIR:-/lib/modules/$$(scripts/kver.sh)/build} && \
-		  $(MAKE) -C $$kdir M=$(CURDIR)/module
+KVER_FOUND	= $(eval KVER_FOUND := $$(or $$(KVER),$$(shell scripts/kver.sh)))$(or $(KVER_FOUND),\
+		  $(error no kernel headers found: make deps installs them))
+KBUILD		= $(MAKE) -C $(or $(KDIR),/lib/modules/$(KVER_FOUND)/build) \
+		  M=$(CURDIR)/module
+WITH_KVER	= KVER=$(KVER_FOUND)
 
 CC		?= gcc
 USER_CFLAGS	:= -O2 -g -Wall -Wextra -Werror -I$(CURDIR)/uapi
@@ -52,13 +56,13 @@ bench/udpcp-bench: bench/udpcp-bench.c bench/uudpcp.c bench/uudpcp.h uapi/linux/
 
 # Style gates: checkpatch --strict, W=1 and sparse must report nothing.
 check-style: deps
-	@scripts/check-style.sh
+	@$(WITH_KVER) scripts/check-style.sh
 
 check: deps check-style all
-	@tests/check.sh $(TESTS)
+	@$(WITH_KVER) tests/check.sh $(TESTS)
 
 demo: deps all
-	@tests/demo.sh
+	@$(WITH_KVER) tests/demo.sh
 
 check-debug: deps
 	@tests/debug/check-debug.sh $(TESTS)
@@ -69,7 +73,7 @@ ci:
 
 # bench/run.sh boots one guest and runs every figure (BENCH_SMOKE=1: briefly).
 bench: deps all
-	@bench/run.sh
+	@$(WITH_KVER) bench/run.sh
 
 install: progs
 	install -D -m 0755 udpcpctl/udpcpctl $(DESTDIR)$(PREFIX)/sbin/udpcpctl
@@ -78,6 +82,7 @@ install: progs
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/udpcpctl
 
 clean:
-	-+@scripts/kver.sh >/dev/null 2>&1 && $(KBUILD) clean
+	-+@kver=$$(scripts/kver.sh 2>/dev/null) && \
+		$(MAKE) -C $(or $(KDIR),/lib/modules/$$kver/build) M=$(CURDIR)/module clean
 	rm -f $(PROGS) $(TEST_PROGS) $(DOC_PROGS) $(BENCH_PROGS)
 	rm -rf build
