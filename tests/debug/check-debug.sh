@@ -126,6 +126,8 @@ fi
 # check.sh would, times the scale.
 scale=${UDPCP_TIMEOUT_SCALE:-4}
 export UDPCP_TIMEOUT_SCALE=$scale
+# The fuzz and lifecycle tests size themselves down on this kernel.
+export UDPCP_DEBUG_KERNEL=1
 if [ -z "${UDPCP_CHECK_TIMEOUT:-}" ]; then
 	limit=120
 	for f in "${UDPCP_TESTS_DIR:-$repo/tests/t}"/*.sh; do

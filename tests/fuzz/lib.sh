@@ -4,9 +4,10 @@
 # Gives: TOOL (udpcp-tool), CTL (udpcpctl), FZPEER (fzpeer.py: paced
 # sender, filtering receiver), FZ_TMP (scratch, removed on exit);
 #   fz_debug_kernel            true on the debug kernel (KASAN/kmemleak):
-#                              UDPCP_DEBUG_KERNEL=1 (0 forces stock sizing),
-#                              else UDPCP_TIMEOUT_SCALE > 1 (check-debug.sh
-#                              exports it), else /sys/kernel/debug/kmemleak
+#                              UDPCP_DEBUG_KERNEL=1 (check-debug.sh exports
+#                              it; 0 forces stock sizing), else
+#                              /sys/kernel/debug/kmemleak (not the time
+#                              scale: that also grows with the host's load)
 #   fz_count STOCK DEBUG       STOCK, or DEBUG on the debug kernel
 #   fz_pair VA VB SUF NET4 NET6  a veth pair of two fresh namespaces (names in
 #                              $VA $VB; addresses NET4.1/.2, NET6::1/::2)
@@ -36,7 +37,6 @@ fz_debug_kernel() {
 	1) return 0 ;;
 	0) return 1 ;;
 	esac
-	[ "${UDPCP_TIMEOUT_SCALE:-1}" -gt 1 ] 2>/dev/null && return 0
 	[ -e /sys/kernel/debug/kmemleak ]
 }
 
