@@ -13,6 +13,13 @@
 #include <net/ipv6.h>
 #include <net/genetlink.h>
 
+/* 6.12 moved the unaligned accessors from asm/ to linux/. */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 12, 0)
+#include <asm/unaligned.h>
+#else
+#include <linux/unaligned.h>
+#endif
+
 /* hrtimer_setup() replaced hrtimer_init() + assignment in 6.13. */
 #if LINUX_VERSION_CODE < KERNEL_VERSION(6, 13, 0)
 static inline void udpcp_hrtimer_setup(struct hrtimer *timer,

@@ -1,12 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * UDPCP: the packet header and its Adler-32 checksum.
- *
- * <linux/zutil.h> defines macros with common names; it stays in this file.
  */
-#include <linux/zutil.h>
-
 #include "udpcp.h"
+#include "adler32.h"
 
 void udpcp_hdr_build(struct udpcp_hdr *h, u8 type, u8 flags, u8 flags2,
 		     u8 amount, u8 num, u16 id, u16 len)
@@ -29,10 +26,10 @@ static u32 udpcp_adler32_skb(u32 sum, const struct sk_buff *skb,
 	const u8 *data;
 
 	if (!skb_is_nonlinear(skb))
-		return zlib_adler32(sum, skb->data + from, skb->len - from);
+		return udpcp_adler32(sum, skb->data + from, skb->len - from);
 	skb_prepare_seq_read((struct sk_buff *)skb, from, skb->len, &st);
 	while ((n = skb_seq_read(consumed, &data, &st)) != 0) {
-		sum = zlib_adler32(sum, data, n);
+		sum = udpcp_adler32(sum, data, n);
 		consumed += n;
 	}
 	return sum;
@@ -59,7 +56,7 @@ bool udpcp_csum_ok(const struct sk_buff *skb, unsigned int offset,
 	u32 sum;
 
 	zeroed.checksum = 0;
-	sum = zlib_adler32(1, (const u8 *)&zeroed, sizeof(zeroed));
+	sum = udpcp_adler32(1, (const u8 *)&zeroed, sizeof(zeroed));
 	return udpcp_adler32_skb(sum, skb, offset + UDPCP_HDR_LEN) ==
 	       ntohl(h->checksum);
 }

@@ -24,7 +24,7 @@ cp_run() {
 	"$checkpatch" --strict --no-tree --quiet --show-types \
 		--ignore FILE_PATH_CHANGES "$@" 2>/dev/null || true
 }
-files=$(ls module/*.c module/*.h uapi/linux/*.h | grep -v -e '\.mod\.c$' -e compat.h)
+files=$(ls module/*.c module/*.h tests/kmod/*.c uapi/linux/*.h | grep -v -e '\.mod\.c$' -e compat.h)
 # compat.h is the one place where kernel versions are compared, by design.
 out=$(cp_run -f $files
       cp_run --ignore LINUX_VERSION_CODE,CONSTANT_COMPARISON -f module/compat.h)

@@ -18,7 +18,8 @@
 # self-test modules for it with KDIR=<its tree>); UDPCP_KO (module to test, default
 # module/udpcp.ko); UDPCP_GUEST_OUT (guest output dir, default build/guest);
 # UDPCP_CHECK_TIMEOUT (whole-guest limit, default: sum of test timeouts + 120 s);
-# UDPCP_TESTS_DIR (tests to run, default tests/t).
+# UDPCP_TESTS_DIR (tests to run, default tests/t).  The test modules of
+# tests/kmod are built here against KDIR (default the stock headers).
 set -uo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -73,6 +74,20 @@ fi
 
 out=${UDPCP_GUEST_OUT:-$repo/build/guest}
 mkdir -p "$out"
+
+# The test modules (tests/kmod) against the kernel the guest boots (KDIR:
+# the debug tree for make check-debug), in a copy beside the module
+# headers they test (and compat.h); tests find them through UDPCP_TESTMODS.
+kdir=${KDIR:-/lib/modules/$("$repo/scripts/kver.sh")/build}
+export UDPCP_TESTMODS=$out/kmod
+rm -rf "$UDPCP_TESTMODS"
+mkdir -p "$UDPCP_TESTMODS"
+cp "$here"/kmod/* "$repo"/module/adler32.h "$repo"/module/compat.h "$UDPCP_TESTMODS"/
+if ! make -s -C "$kdir" M="$UDPCP_TESTMODS" modules >"$UDPCP_TESTMODS/build.log" 2>&1; then
+	echo "FAIL testmods (tests/kmod against $kdir; log $UDPCP_TESTMODS/build.log)"
+	tail -n 20 "$UDPCP_TESTMODS/build.log" | sed 's/^/    /'
+	failed=$((failed + 1))
+fi
 
 # A guest is one TCG thread: on a host with more runnable work than CPUs it
 # gets only a share of one, and every time limit inside it is too short.

@@ -51,8 +51,11 @@ expect_fail() {
 # arguments are expanded once, by the caller: to re-evaluate an expansion
 # each time, pass ONE string, which is eval'ed:
 #   wait_until 20 'test -n "$(ip netns pids "$NS_A")"'
+# SECS is stretched by UDPCP_TIMEOUT_SCALE (a slow kernel, a loaded host):
+# a wait ends as soon as CMD succeeds, so that costs nothing when all goes
+# well.
 wait_until() {
-	local end=$((SECONDS + $1))
+	local end=$((SECONDS + $1 * ${UDPCP_TIMEOUT_SCALE:-1}))
 	shift
 	while true; do
 		if [ $# -eq 1 ]; then
