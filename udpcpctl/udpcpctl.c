@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * udpcpctl [-j [-p]] [-s] [-n NETNS] OBJECT COMMAND [ARGS]
  * udpcpctl [-j [-p]] [-s] [-n NETNS] -b FILE [-force]
