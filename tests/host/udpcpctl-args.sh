@@ -302,6 +302,7 @@ msg-failed 192.0.2.3 port 5001 local 192.0.2.1:5000 msg-id 17 state syncing
 peer-resync 2001:db8::2 port 5002 local [2001:db8::1]:6000 state 9 flags configured,need-sync,0x10
 peer-removed 192.0.2.3 port 5001 local 192.0.2.1:5000 state syncing'
 
+# shellcheck disable=SC2016 # bash -c '...' expands its own arguments
 if [ -n "$FAKE" ]; then
 	# What each command sends, attribute by attribute, in order.
 	req "defaults-get v1" defaults
