@@ -12,15 +12,34 @@
 
 #include "udpcpctl.h"
 
+const char *err_where;
+
+static void vreport(bool prog, const char *fmt, va_list ap)
+{
+	if (prog || err_where)
+		fputs(PROG ": ", stderr);
+	if (err_where)
+		fprintf(stderr, "%s: ", err_where);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void report(bool prog, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport(prog, fmt, ap);
+	va_end(ap);
+}
+
 int usage_err(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs(PROG ": ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vreport(true, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	return EXIT_USAGE;
 }
 
@@ -107,6 +126,65 @@ int parse_u32(const char *word, const char *val, uint32_t min, uint32_t max,
 	return 0;
 nan:
 	return usage_err("%s: \"%s\" is not a number", word, val);
+}
+
+/*
+ * A duration in milliseconds: a plain number is milliseconds, as the
+ * kernel has them; a number (with a fraction, if wanted) followed by us,
+ * ms or s is converted, and must come to whole milliseconds.
+ */
+int parse_duration(const char *word, const char *val, uint32_t min,
+		   uint32_t max, uint32_t *res)
+{
+	static const struct {
+		const char *name;
+		unsigned long long us;
+	} units[] = { { "us", 1 }, { "ms", 1000 }, { "s", 1000000 } };
+	unsigned long long whole = 0, frac = 0, scale = 1, us, mult = 0;
+	const char *p = val;
+	int digits = 0;
+
+	for (; *p >= '0' && *p <= '9'; p++, digits++)
+		if (whole < 1000000000000ULL)
+			whole = whole * 10 + (*p - '0');
+	if (!digits)
+		goto bad;
+	if (!*p)
+		return parse_u32(word, val, min, max, res);
+	if (*p == '.') {
+		for (p++, digits = 0; *p >= '0' && *p <= '9'; p++, digits++) {
+			if (scale >= 1000000000ULL) {
+				if (*p != '0')
+					goto whole_ms;
+				continue;
+			}
+			frac = frac * 10 + (*p - '0');
+			scale *= 10;
+		}
+		if (!digits)
+			goto bad;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(units); i++)
+		if (!strcmp(p, units[i].name))
+			mult = units[i].us;
+	if (!mult)
+		goto bad;
+	if (frac * mult % scale)
+		goto whole_ms;
+	us = whole * mult + frac * mult / scale;
+	if (us % 1000)
+		goto whole_ms;
+	if (whole >= 1000000000000ULL || us / 1000 < min || us / 1000 > max)
+		return usage_err("%s: \"%s\" is out of range (%u-%u ms)", word,
+				 val, min, max);
+	*res = us / 1000;
+	return 0;
+whole_ms:
+	return usage_err("%s: \"%s\" is not a whole number of milliseconds",
+			 word, val);
+bad:
+	return usage_err("%s: \"%s\" is not a duration (milliseconds, or a number with us, ms or s: 200, 200ms, 1.5s)",
+			 word, val);
 }
 
 int parse_port(const char *word, const char *val, uint16_t *port)

@@ -61,8 +61,9 @@ const struct object obj_defaults = {
 	"Usage: " PROG " defaults [ show ]\n"
 	"       " PROG " defaults set PARAM VALUE [ PARAM VALUE ]...\n"
 	"PARAM := { mode { noack | ack | single-ack } | checksum { on | off } |\n"
-	"           tx-timeout MS | rx-timeout MS | max-try N |\n"
-	"           outstanding-acks N | max-peers N | peer-expiry MS }\n"
+	"           tx-timeout TIME | rx-timeout TIME | max-try N |\n"
+	"           outstanding-acks N | max-peers N | peer-expiry TIME }\n"
 	"tx-timeout, rx-timeout: 1-60000 ms; max-try: 1-10; outstanding-acks: 1-255;\n"
-	"max-peers: 1-1000000; peer-expiry: 1000-86400000 ms\n",
+	"max-peers: 1-1000000; peer-expiry: 1000-86400000 ms\n"
+	"TIME := milliseconds, or a number with a unit: 200ms, 1.5s, 2000us\n",
 };

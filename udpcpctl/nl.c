@@ -45,14 +45,14 @@ int enter_netns(void)
 	if (fd < 0) {
 		/* A name that does not exist is a bad argument. */
 		err = errno;
-		fprintf(stderr, PROG ": cannot open network namespace \"%s\": %s\n",
-			opts.netns, strerror(err));
+		report(true, "cannot open network namespace \"%s\": %s",
+		       opts.netns, strerror(err));
 		return err == ENOENT ? EXIT_USAGE : EXIT_KERNEL;
 	}
 	err = setns(fd, CLONE_NEWNET);
 	if (err)
-		fprintf(stderr, PROG ": cannot enter network namespace \"%s\": %s\n",
-			opts.netns, strerror(errno));
+		report(true, "cannot enter network namespace \"%s\": %s",
+		       opts.netns, strerror(errno));
 	close(fd);
 	if (err)
 		return EXIT_KERNEL;
@@ -72,40 +72,46 @@ static void want_ext_ack(void)
 	setsockopt(fd, SOL_NETLINK, NETLINK_CAP_ACK, &one, sizeof(one));
 }
 
+/* One socket for the whole run, a batch included. */
 int nl_open(void)
 {
+	static bool ready;
 	int err;
 
-	if (sk)
+	if (ready)
 		return 0;
 	err = enter_netns();
 	if (err)
 		return err;
-	sk = nl_socket_alloc();
-	if (!sk || genl_connect(sk) < 0) {
-		fprintf(stderr, PROG ": cannot open a generic netlink socket: %s\n",
-			strerror(errno));
-		return EXIT_KERNEL;
+	if (!sk) {
+		sk = nl_socket_alloc();
+		if (!sk || genl_connect(sk) < 0) {
+			report(true, "cannot open a generic netlink socket: %s",
+			       strerror(errno));
+			nl_socket_free(sk);
+			sk = NULL;
+			return EXIT_KERNEL;
+		}
+		want_ext_ack();
 	}
-	want_ext_ack();
+	/* Not found: the next line of a batch asks again. */
 	family_id = genl_ctrl_resolve(sk, UDPCP_GENL_NAME);
 	if (family_id == -NLE_OBJ_NOTFOUND) {
-		fputs(PROG ": the udpcp generic netlink family is not available (is the udpcp module loaded?)\n",
-		      stderr);
+		report(true, "the udpcp generic netlink family is not available (is the udpcp module loaded?)");
 		return EXIT_KERNEL;
 	}
 	if (family_id < 0) {
-		fprintf(stderr, PROG ": cannot resolve the udpcp generic netlink family: %s\n",
-			nl_geterror(family_id));
+		report(true, "cannot resolve the udpcp generic netlink family: %s",
+		       nl_geterror(family_id));
 		return EXIT_KERNEL;
 	}
+	ready = true;
 	return 0;
 }
 
 void warn_malformed(const char *what)
 {
-	fprintf(stderr, PROG ": warning: ignoring a malformed %s from the kernel\n",
-		what);
+	report(true, "warning: ignoring a malformed %s from the kernel", what);
 }
 
 struct nlattr **genl_attrs(struct nl_msg *msg, struct nlattr **tb)
@@ -175,7 +181,7 @@ static int on_ack(struct nl_msg *msg, void *arg)
 
 	extack_parse(nlh, err_tlv_offset(nlh, nlmsg_data(nlh)), st);
 	if (st->msg[0])
-		fprintf(stderr, "Warning: %s\n", st->msg);
+		report(false, "Warning: %s", st->msg);
 	st->done = true;
 	return NL_STOP;
 }
@@ -237,13 +243,13 @@ static struct nl_cb *reply_cb(struct reply *st)
 
 static int kernel_err(const struct reply *st)
 {
-	fprintf(stderr, "Error: %s\n", st->msg[0] ? st->msg : strerror(-st->error));
+	report(false, "Error: %s", st->msg[0] ? st->msg : strerror(-st->error));
 	return EXIT_KERNEL;
 }
 
 static int libnl_err(const char *what, int err)
 {
-	fprintf(stderr, "Error: %s: %s\n", what, nl_geterror(err));
+	report(false, "Error: %s: %s", what, nl_geterror(err));
 	return EXIT_KERNEL;
 }
 
@@ -269,8 +275,7 @@ static int nl_do(struct nl_msg *msg, int (*cb)(struct nl_msg *, void *),
 	if (err < 0)
 		return libnl_err("netlink", err);
 	if (st.intr) {
-		fputs("Error: the kernel's state changed during the dump; the output may be inconsistent, try again\n",
-		      stderr);
+		report(false, "Error: the kernel's state changed during the dump; the output may be inconsistent, try again");
 		return EXIT_KERNEL;
 	}
 	return EXIT_OK;
@@ -322,8 +327,7 @@ int nl_monitor(int (*cb)(struct nl_msg *, void *), void *arg)
 		err = nl_recvmsgs(sk, c);
 		/* ENOBUFS (libnl: NLE_NOMEM): we fell behind, events were lost. */
 		if (err == -NLE_NOMEM) {
-			fputs(PROG ": warning: receive buffer overrun, events were lost\n",
-			      stderr);
+			report(true, "warning: receive buffer overrun, events were lost");
 			continue;
 		}
 		if (err < 0)

@@ -4,6 +4,7 @@
  * printing, so a parameter is added in one place.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "print.h"
 #include "udpcpctl.h"
@@ -52,6 +53,7 @@ struct param {
 	const struct enum_val *vals;
 	size_t nvals;
 	bool boolean;		/* JSON true/false rather than a string */
+	bool ms;		/* a duration: units accepted (200ms, 1.5s) */
 };
 
 #define ENUM(v) .vals = (v), .nvals = ARRAY_SIZE(v)
@@ -63,10 +65,10 @@ static const struct param params[P_COUNT] = {
 			 false, 1, 0, 0, ENUM(onoff), .boolean = true },
 	[P_TX_TIMEOUT] = { "tx-timeout", "tx_timeout_ms",
 			   UDPCP_A_PARAMS_TX_TIMEOUT, false, 4,
-			   UDPCP_MIN_TIMEOUT_MS, UDPCP_MAX_TIMEOUT_MS },
+			   UDPCP_MIN_TIMEOUT_MS, UDPCP_MAX_TIMEOUT_MS, .ms = true },
 	[P_RX_TIMEOUT] = { "rx-timeout", "rx_timeout_ms",
 			   UDPCP_A_PARAMS_RX_TIMEOUT, false, 4,
-			   UDPCP_MIN_TIMEOUT_MS, UDPCP_MAX_TIMEOUT_MS },
+			   UDPCP_MIN_TIMEOUT_MS, UDPCP_MAX_TIMEOUT_MS, .ms = true },
 	[P_MAX_TRY] = { "max-try", "max_try", UDPCP_A_PARAMS_MAX_TRIES, false,
 			1, UDPCP_MIN_MAXTRY, UDPCP_MAX_MAXTRY },
 	[P_OUTSTANDING_ACKS] = { "outstanding-acks", "outstanding_acks",
@@ -77,7 +79,8 @@ static const struct param params[P_COUNT] = {
 			  true, 4, UDPCP_MIN_PEERS, UDPCP_MAX_PEERS },
 	[P_PEER_EXPIRY] = { "peer-expiry", "peer_expiry_ms",
 			    UDPCP_A_DEFAULTS_PEER_EXPIRY, true, 4,
-			    UDPCP_MIN_PEER_EXPIRY_MS, UDPCP_MAX_PEER_EXPIRY_MS },
+			    UDPCP_MIN_PEER_EXPIRY_MS, UDPCP_MAX_PEER_EXPIRY_MS,
+			    .ms = true },
 };
 
 const char *param_word(int id)
@@ -96,6 +99,9 @@ int kw_param(struct req *r, const struct kw *k, const char *val)
 		if (i < 0)
 			return EXIT_USAGE;
 		v = p->vals[i].val;
+	} else if (p->ms) {
+		if (parse_duration(p->word, val, p->min, p->max, &v))
+			return EXIT_USAGE;
 	} else if (parse_u32(p->word, val, p->min, p->max, &v)) {
 		return EXIT_USAGE;
 	}
@@ -208,4 +214,65 @@ void print_defaults(struct nlattr *nest)
 	    !nest_parse(tp, UDPCP_A_PARAMS_MAX, td[UDPCP_A_DEFAULTS_PARAMS],
 			params_policy, "parameters"))
 		print_table(tp, td);
+}
+
+/* What the kernel sent, into @ps; @td is NULL but for the defaults. */
+static void get_table(struct nlattr **tp, struct nlattr **td,
+		      struct params *ps)
+{
+	memset(ps, 0, sizeof(*ps));
+	for (int id = 0; id < P_COUNT; id++) {
+		const struct param *p = &params[id];
+		struct nlattr *a = p->outer ? (td ? td[p->attr] : NULL) :
+					      tp[p->attr];
+
+		if (!a)
+			continue;
+		ps->val[id] = p->size == 1 ? nla_get_u8(a) : nla_get_u32(a);
+		ps->set[id] = true;
+	}
+}
+
+int params_get(struct nlattr *nest, struct params *ps)
+{
+	struct nlattr *tp[UDPCP_A_PARAMS_MAX + 1];
+
+	if (nest_parse(tp, UDPCP_A_PARAMS_MAX, nest, params_policy,
+		       "parameters"))
+		return -1;
+	get_table(tp, NULL, ps);
+	return 0;
+}
+
+int defaults_get(struct nlattr *nest, struct params *ps)
+{
+	struct nlattr *tp[UDPCP_A_PARAMS_MAX + 1];
+	struct nlattr *td[UDPCP_A_DEFAULTS_MAX + 1];
+
+	if (nest_parse(td, UDPCP_A_DEFAULTS_MAX, nest, defaults_policy,
+		       "defaults") ||
+	    nest_parse(tp, UDPCP_A_PARAMS_MAX, td[UDPCP_A_DEFAULTS_PARAMS],
+		       params_policy, "parameters"))
+		return -1;
+	get_table(tp, td, ps);
+	return 0;
+}
+
+void params_text(FILE *f, const struct params *ps, const struct params *base)
+{
+	for (int id = 0; id < P_COUNT; id++) {
+		const struct param *p = &params[id];
+		const char *name = NULL;
+
+		if (!ps->set[id] ||
+		    (base && base->set[id] && base->val[id] == ps->val[id]))
+			continue;
+		for (size_t i = 0; p->vals && i < p->nvals; i++)
+			if (p->vals[i].val == ps->val[id])
+				name = p->vals[i].name;
+		if (name)
+			fprintf(f, " %s %s", p->word, name);
+		else
+			fprintf(f, " %s %u", p->word, ps->val[id]);
+	}
 }

@@ -138,6 +138,7 @@ const struct object obj_peer = {
 	"       " PROG " [ -s ] peer [ show [ ADDR ] [ port PORT ] [ LOCAL ] ]\n"
 	"LOCAL := { local ADDR:PORT | local-port PORT }\n"
 	"PARAM := { mode { noack | ack | single-ack } | checksum { on | off } |\n"
-	"           tx-timeout MS | rx-timeout MS | max-try N | outstanding-acks N }\n"
+	"           tx-timeout TIME | rx-timeout TIME | max-try N | outstanding-acks N }\n"
+	"TIME := milliseconds, or a number with a unit: 200ms, 1.5s, 2000us\n"
 	"ADDR := { IPv4 address | IPv6 address }; write [IPv6]:PORT after local\n",
 };

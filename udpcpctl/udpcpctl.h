@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <netinet/in.h>
 #include <netlink/attr.h>
 #include <netlink/msg.h>
@@ -40,7 +41,15 @@ extern struct opts opts;
 
 /* ---- argument parsing (args.c) ---------------------------------------- */
 
+/*
+ * Errors go to stderr as "udpcpctl: MESSAGE" (usage_err(), report() with
+ * @prog) or bare, as "Error: ..." from the kernel is; in a batch every one
+ * is "udpcpctl: FILE:LINE: MESSAGE", with @err_where "FILE:LINE".
+ */
+extern const char *err_where;
 int usage_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void report(bool prog, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 /* Usage error if @cmd, which takes no arguments, was given some. */
 int no_args(const char *cmd, int argc, char **argv);
 
@@ -69,6 +78,8 @@ struct endpoint {
 
 int parse_u32(const char *word, const char *val, uint32_t min, uint32_t max,
 	      uint32_t *res);
+int parse_duration(const char *word, const char *val, uint32_t min,
+		   uint32_t max, uint32_t *res);
 bool looks_like_addr(const char *s);
 int parse_addr(const char *word, const char *val, struct addr *a);
 int parse_port(const char *word, const char *val, uint16_t *port);
@@ -178,6 +189,14 @@ int sock_endpoint(struct nlattr *sock, struct endpoint *ep);
 bool endpoint_matches(const struct endpoint *ep, const struct req *filter);
 bool peer_matches(struct nlattr *peer, const struct req *filter);
 
+/* A params nest, or a defaults nest, decoded; -1 (warned) if malformed. */
+int params_get(struct nlattr *params, struct params *ps);
+int defaults_get(struct nlattr *defaults, struct params *ps);
+/*
+ * " WORD VALUE" for each parameter of @ps, in the syntax of the commands,
+ * leaving out those equal in @base (if not NULL).
+ */
+void params_text(FILE *f, const struct params *ps, const struct params *base);
 void print_params(struct nlattr *params);
 void print_defaults(struct nlattr *defaults);
 void print_stats(struct nlattr *stats, const char *key, int indent);
@@ -203,6 +222,12 @@ struct object {
 };
 
 extern const struct object obj_defaults, obj_sock, obj_peer, obj_stats,
-	obj_group, obj_monitor;
+	obj_group, obj_monitor, obj_save;
+
+/*
+ * -b FILE ("-": stdin): @run each line's words; stop at the first that
+ * fails unless @force.  Returns the exit status of the first failure.
+ */
+int run_batch(const char *file, bool force, int (*run)(int argc, char **argv));
 
 #endif /* UDPCPCTL_H */

@@ -8,6 +8,10 @@
 #   - with udpcpctl/test/fakegenl.c preloaded as a stand-in kernel: the
 #     requests each command sends, plain and JSON output, extack errors and
 #     warnings, dump errors, monitor;
+#   - -b FILE / -b - and -force: word splitting, comments, continuations,
+#     errors named FILE:LINE, one netlink socket; save; durations with
+#     units; ip's option spellings; list/ls/lst; help OBJECT; the bash
+#     completion;
 #   - -n NETNS (if ip netns works here);
 #   - the YAML spec against its schema and uapi/linux/udpcp.h (if the
 #     linux-source-6.12 package is installed).
@@ -86,13 +90,21 @@ first_line "pe h" 0 \
 	"$U" pe h
 first_line "defaults help" 0 "Usage: udpcpctl defaults [ show ]" "$U" defaults help
 first_line "monitor help" 0 "Usage: udpcpctl [ -j ] [ -s ] monitor" "$U" monitor help
+PEER_USAGE="Usage: udpcpctl peer { add | change } ADDR port PORT [ LOCAL ] [ PARAM VALUE ]..."
+first_line "help peer" 0 "$PEER_USAGE" "$U" help peer
+first_line "help pe" 0 "$PEER_USAGE" "$U" help pe
+first_line "help save" 0 "Usage: udpcpctl [ -n NETNS ] save" "$U" help save
+first_line "save help" 0 "Usage: udpcpctl [ -n NETNS ] save" "$U" save help
+first_line "help help" 0 "$MAIN_USAGE" "$U" help help
+check "help OBJECT = OBJECT help" 0 "$("$U" group help)" "" "$U" help group
+first_line "-help" 0 "$MAIN_USAGE" "$U" -help
 check "--version" 0 "udpcpctl 0.1 (generic netlink family udpcp version 1)" "" "$U" --version
 check "no object" 1 "" "$("$U" 2>&1)" "$U"
 if [[ $("$U" 2>&1 | head -n1) == "$MAIN_USAGE" ]]; then ok; else
 	nok "no object prints the usage"
 fi
 # Every object's usage is in --help.
-for o in defaults sock peer stats group monitor; do
+for o in defaults sock peer stats group monitor save; do
 	if "$U" --help | grep -qF "$("$U" "$o" help | head -n1)"; then ok; else
 		nok "--help lacks $o"
 	fi
@@ -107,8 +119,25 @@ usage '-n: "a/b" is not a network namespace name' -n a/b sock
 usage '-n: ".." is not a network namespace name' -n .. sock
 usage "cannot open network namespace \"$NS-none\": No such file or directory" \
 	-n "$NS-none" sock
-usage 'unknown object "x", expected defaults, sock, peer, stats, group, monitor or help' x
-usage 'ambiguous object "s": sock or stats' s
+usage 'unknown object "x", expected defaults, sock, peer, stats, group, monitor, save or help' x
+usage 'ambiguous object "s": sock, stats or save' s
+usage 'unknown option "-bogus"' -bogus sock
+usage 'unknown option "-jn"' -jn x sock
+usage '--json: takes no value' --json=1 sock
+usage '-b: missing value' -b
+usage '-batch: missing value' -batch
+usage '-b: missing FILE' -b ""
+usage '-b: cannot open "/nonexistent/udpcp.conf": No such file or directory' -b /nonexistent/udpcp.conf
+usage '-b: unexpected argument "peer"' -force -b /dev/null peer
+usage 'unknown object "help-me", expected defaults, sock, peer, stats, group, monitor, save or help' help help-me
+usage 'help: unexpected argument "add"' help peer add
+usage 'unknown save command "now", expected help' save now
+usage 'unknown monitor command "ls", expected help' monitor ls
+# list, ls and lst are show, as exact words only: "l" is still leave.
+usage 'group leave: missing GROUP' group l
+usage 'defaults show: unexpected argument "x"' defaults ls x
+usage 'unknown sock show argument "x", expected local or local-port' sock lst x
+usage 'peer show: "1.2.3" is not an IPv4 or IPv6 address' peer list 1.2.3
 usage 'unknown peer command "frob", expected add, change, del, show or help' peer frob
 usage 'ambiguous defaults command "s": show or set' defaults s
 usage 'defaults show: unexpected argument "extra"' defaults show extra
@@ -123,10 +152,23 @@ usage 'peer-expiry: "4294967296" is out of range (1000-86400000)' \
 usage 'peer-expiry: "999" is out of range (1000-86400000)' defaults set peer-expiry 999
 usage 'max-peers: "0" is out of range (1-1000000)' defaults set max-peers 0
 usage 'max-peers: "1000001" is out of range (1-1000000)' defaults set max-peers 1000001
-usage 'tx-timeout: "abc" is not a number' defaults set tx-timeout abc
-usage 'tx-timeout: "-1" is not a number' defaults set tx-timeout -1
-usage 'tx-timeout: "0x10" is not a number' defaults set tx-timeout 0x10
-usage 'tx-timeout: "" is not a number' defaults set tx-timeout ""
+DUR='is not a duration (milliseconds, or a number with us, ms or s: 200, 200ms, 1.5s)'
+for v in abc -1 0x10 "" 10xs 1.5 1. .5s 1e3 1S "1 s" 2min ms 1.5.s; do
+	usage "tx-timeout: \"$v\" $DUR" defaults set tx-timeout "$v"
+done
+usage "rx-timeout: \"5m\" $DUR" peer add 192.0.2.2 port 5 rx-timeout 5m
+usage "peer-expiry: \"1h\" $DUR" defaults set peer-expiry 1h
+usage 'tx-timeout: "61s" is out of range (1-60000 ms)' defaults set tx-timeout 61s
+usage 'tx-timeout: "0ms" is out of range (1-60000 ms)' defaults set tx-timeout 0ms
+usage 'tx-timeout: "0.0s" is out of range (1-60000 ms)' defaults set tx-timeout 0.0s
+usage 'tx-timeout: "99999999999999999999s" is out of range (1-60000 ms)' \
+	defaults set tx-timeout 99999999999999999999s
+usage 'peer-expiry: "999ms" is out of range (1000-86400000 ms)' defaults set peer-expiry 999ms
+usage 'peer-expiry: "86401s" is out of range (1000-86400000 ms)' defaults set peer-expiry 86401s
+usage 'tx-timeout: "500us" is not a whole number of milliseconds' defaults set tx-timeout 500us
+usage 'tx-timeout: "1.0005s" is not a whole number of milliseconds' defaults set tx-timeout 1.0005s
+usage 'rx-timeout: "1.5ms" is not a whole number of milliseconds' defaults set rx-timeout 1.5ms
+usage 'max-try: "3s" is not a number' defaults set max-try 3s
 usage 'unknown mode "x", expected noack, ack or single-ack' defaults set mode x
 usage 'ambiguous checksum "o": off or on' defaults set checksum o
 usage 'mode given twice' defaults set mode ack mode noack
@@ -168,8 +210,14 @@ usage 'unknown monitor command "now", expected help' monitor now
 
 NOFAM="udpcpctl: the udpcp generic netlink family is not available (is the udpcp module loaded?)"
 if [ -d /sys/module/udpcp ]; then
-	skipped 13 "a udpcp module is loaded on this host"
+	skipped 15 "a udpcp module is loaded on this host"
 else
+	# A batch stops at its first line; -force tries each.
+	printf 'stats\n\ndefaults\n' >"$TMP/nomod.conf"
+	check "no module: -b" 2 "" "udpcpctl: $TMP/nomod.conf:1: ${NOFAM#udpcpctl: }" \
+		"$U" -b "$TMP/nomod.conf"
+	check "no module: -force -b" 2 "" "udpcpctl: $TMP/nomod.conf:1: ${NOFAM#udpcpctl: }
+udpcpctl: $TMP/nomod.conf:3: ${NOFAM#udpcpctl: }" "$U" -force -b "$TMP/nomod.conf"
 	for args in "defaults" "defaults set mode ack" "sock" "-s peer" \
 		"peer add 192.0.2.2 port 5" "peer show 192.0.2.2 port 5" "stats" \
 		"stats reset" "group" "group join 239.1.1.1 local 5 dev lo" \
@@ -254,6 +302,7 @@ msg-failed 192.0.2.3 port 5001 local 192.0.2.1:5000 msg-id 17 state syncing
 peer-resync 2001:db8::2 port 5002 local [2001:db8::1]:6000 state 9 flags configured,need-sync,0x10
 peer-removed 192.0.2.3 port 5001 local 192.0.2.1:5000 state syncing'
 
+# shellcheck disable=SC2016 # bash -c '...' expands its own arguments
 if [ -n "$FAKE" ]; then
 	# What each command sends, attribute by attribute, in order.
 	req "defaults-get v1" defaults
@@ -284,6 +333,150 @@ if [ -n "$FAKE" ]; then
 	# shellcheck disable=SC2046 # words on purpose
 	req "defaults-set v1 defaults(params(transfer-mode=1 checksum=1 tx-timeout=500 rx-timeout=5000 max-tries=5 outstanding-acks=1) max-peers=64 peer-expiry=60000)" \
 		defaults set $(fk defaults show)
+
+	# list, ls and lst are show; help OBJECT.
+	req "peer-get dump v1" peer list
+	req "peer-get dump v1" peer ls 192.0.2.2
+	req "peer-get dump v1" peer lst
+	req "peer-get v1 peer(remote-ipv4=192.0.2.2 remote-port=5000 sock(local-port=5000))" \
+		peer ls 192.0.2.2 port 5000 local-port 5000
+	req "sock-get dump v1" sock ls
+	req "group-get dump v1" group list
+	req "defaults-get v1" defaults lst
+	req "stats-get v1" stats ls
+	check "peer ls = peer show" 0 "$PEER0
+$PEER1
+$PEER2" "" fk peer ls
+
+	# Durations: plain milliseconds, or us, ms, s with a fraction.
+	req "defaults-set v1 defaults(params(tx-timeout=200 rx-timeout=1500) peer-expiry=2000)" \
+		defaults set tx-timeout 200ms rx-timeout 1.5s peer-expiry 2s
+	req "defaults-set v1 defaults(params(tx-timeout=1 rx-timeout=60000) peer-expiry=86400000)" \
+		defaults set tx-timeout 1000us rx-timeout 60s peer-expiry 86400s
+	req "defaults-set v1 defaults(params(tx-timeout=1 rx-timeout=10) peer-expiry=1000)" \
+		defaults set tx-timeout 0.001s rx-timeout 10.000ms peer-expiry 1000
+	req "peer-new v1 peer(remote-ipv4=192.0.2.9 remote-port=5 params(tx-timeout=250 rx-timeout=3000))" \
+		peer add 192.0.2.9 port 5 tx-timeout 0.25s rx-timeout 3000
+	req "peer-set v1 peer(remote-ipv6=2001:db8::9 remote-port=5 params(tx-timeout=7))" \
+		peer change 2001:db8::9 port 5 tx-timeout 7000us
+
+	# ip's spellings of the options.
+	check "-json" 0 "$(fk -j defaults)" "" fk -json defaults
+	check "--json" 0 "$(fk -j defaults)" "" fk --json defaults
+	check "-json -pretty" 0 "$(fk -j -p defaults)" "" fk -json -pretty defaults
+	check "-jp" 0 "$(fk -j -p defaults)" "" fk -jp defaults
+	check "-pretty alone is plain" 0 "$DEFAULTS" "" fk -pretty defaults
+	check "-js -netns" 0 "$(fk -j -s sock)" "" fk -js sock
+	check "-stats" 0 "$SOCK4S
+$SOCK6S" "" fk -stats sock
+
+	# -b: one command per line, as on the command line.
+	cat >"$TMP/b.conf" <<-'EOF'
+	# udpcp.conf: a comment, then a blank line
+
+	defaults set mode ack tx-timeout 1.5s   # a comment after a command
+	  peer add 192.0.2.9 port 5000 \
+	      mode single-ack max-try 3
+	peer add 2001:db8::9 port "5001" 'tx-timeout' "2"00ms
+	peer del 192.0.2.9 port 5000 local "192.0.2.1:5000"
+	peer change 192.0.2.9 port 5\000 max-try 2#not a comment
+	stats
+	EOF
+	BREQ="socket
+defaults-set v1 defaults(params(transfer-mode=1 tx-timeout=1500))
+peer-new v1 peer(remote-ipv4=192.0.2.9 remote-port=5000 params(transfer-mode=2 max-tries=3))
+peer-new v1 peer(remote-ipv6=2001:db8::9 remote-port=5001 params(tx-timeout=200))
+peer-del v1 peer(remote-ipv4=192.0.2.9 remote-port=5000 sock(local-ipv4=192.0.2.1 local-port=5000))"
+	: >"$TMP/log"
+	FAKEGENL_LOG_OPEN=1 check "-b: the last line refused locally" 1 "" \
+		'udpcpctl: '"$TMP"'/b.conf:8: max-try: "2#not" is not a number' fk -b "$TMP/b.conf"
+	check_log() { # NAME EXPECTED
+		if [[ $(cat "$TMP/log") == "$2" ]]; then ok; else
+			nok "$1" "sent: $(cat "$TMP/log")" "expected: $2"
+		fi
+	}
+	check_log "-b: one socket, the requests of lines 3-7" "$BREQ"
+	sed -i 's/#not a comment/ # a comment/' "$TMP/b.conf"
+	: >"$TMP/log"
+	FAKEGENL_LOG_OPEN=1 check "-b" 0 "$STATS" "" fk -b "$TMP/b.conf"
+	check_log "-b: one socket, every request" "$BREQ
+peer-set v1 peer(remote-ipv4=192.0.2.9 remote-port=5000 params(max-tries=2))
+stats-get v1"
+	: >"$TMP/log"
+	FAKEGENL_LOG=$TMP/log FAKEGENL_LOG_OPEN=1 check "-b -" 0 "$STATS" "" bash -c 'LD_PRELOAD=$0 "$1" -b - <"$2"' "$FAKE" "$U" "$TMP/b.conf"
+	check_log "-b -: the same" "$BREQ
+peer-set v1 peer(remote-ipv4=192.0.2.9 remote-port=5000 params(max-tries=2))
+stats-get v1"
+	check "-j -b: a document per line" 0 "$(fk -j defaults)
+$(fk -j stats)" "" bash -c 'printf "defaults\nstats\n" | LD_PRELOAD=$0 "$1" -j -b -' "$FAKE" "$U"
+
+	# The kernel refuses line 3: stop there (lines 1-2 sent, 4 not), or
+	# with -force go on; the exit status is the first failure's.
+	printf 'defaults set max-try 3\npeer add 192.0.2.9 port 5\npeer add 192.0.2.9 port 5\nstats reset\n' \
+		>"$TMP/e.conf"
+	export FAKEGENL_ERR="17:peer already exists"
+	: >"$TMP/log"
+	FAKEGENL_ERR_AT=3 check "-b: error on line 3" 2 "" \
+		"udpcpctl: $TMP/e.conf:3: Error: peer already exists" fk -b "$TMP/e.conf"
+	check_log "-b: lines 1-3 sent" "defaults-set v1 defaults(params(max-tries=3))
+peer-new v1 peer(remote-ipv4=192.0.2.9 remote-port=5)
+peer-new v1 peer(remote-ipv4=192.0.2.9 remote-port=5)"
+	: >"$TMP/log"
+	FAKEGENL_ERR_AT=3 check "-force -b: error on line 3" 2 "" \
+		"udpcpctl: $TMP/e.conf:3: Error: peer already exists" fk -force -b "$TMP/e.conf"
+	check_log "-force -b: all sent" "defaults-set v1 defaults(params(max-tries=3))
+peer-new v1 peer(remote-ipv4=192.0.2.9 remote-port=5)
+peer-new v1 peer(remote-ipv4=192.0.2.9 remote-port=5)
+stats-reset v1"
+	FAKEGENL_ERR_AT=3 check "-b -f" 2 "" \
+		"udpcpctl: $TMP/e.conf:3: Error: peer already exists" fk -b "$TMP/e.conf" -f
+	FAKEGENL_ERR_AT=3 check "--force --batch=FILE" 2 "" \
+		"udpcpctl: $TMP/e.conf:3: Error: peer already exists" fk --force --batch="$TMP/e.conf"
+	printf 'stats\nstats reset now\nstats reset\n' >"$TMP/u.conf"
+	FAKEGENL_ERR_AT=2 check "-force: a usage error, then the kernel's; exit 1" 1 "$STATS" \
+		"udpcpctl: $TMP/u.conf:2: stats reset: unexpected argument \"now\"
+udpcpctl: $TMP/u.conf:3: Error: peer already exists" fk -force -b "$TMP/u.conf"
+	FAKEGENL_ERR=1 check "-b -: errno without extack" 2 "" \
+		"udpcpctl: <stdin>:1: Error: Operation not permitted" bash -c 'echo "stats reset" | LD_PRELOAD=$0 "$1" -b -' "$FAKE" "$U"
+	unset FAKEGENL_ERR
+	FAKEGENL_WARN="peer exists, updated" check "-b: a warning names its line" 0 "" \
+		"udpcpctl: <stdin>:2: Warning: peer exists, updated" \
+		bash -c 'printf "\npeer add 192.0.2.9 port 5\n" | LD_PRELOAD=$0 "$1" -b -' "$FAKE" "$U"
+	for bad in "peer add \"192.0.2.9 port 5" "peer add '192.0.2.9 port 5" "peer add 192.0.2.9 port 5 \\"; do
+		printf 'stats reset\n%s\n' "$bad" >"$TMP/q.conf"
+		check "-b: unterminated: $bad" 1 "" \
+			"udpcpctl: $TMP/q.conf:2: unterminated quote or backslash at the end of the file" \
+			fk -b "$TMP/q.conf"
+	done
+	printf 'stats reset\nmonitor\n' >"$TMP/m.conf"
+	check "-b: no monitor" 1 "" "udpcpctl: $TMP/m.conf:2: monitor runs until killed: not in a batch" \
+		fk -b "$TMP/m.conf"
+	check "-b: monitor help" 0 "$("$U" monitor help)" "" bash -c 'echo "monitor help" | "$0" -b -' "$U"
+	check "-b: a line of options is no object" 1 "" \
+		'udpcpctl: <stdin>:1: unknown object "-j", expected defaults, sock, peer, stats, group, monitor, save or help' \
+		bash -c 'echo "-j stats" | "$0" -b -' "$U"
+
+	# save: the defaults, all of them, and the peers without a socket
+	# with what differs from the defaults; a batch that -b takes.
+	SAVED="# udpcpctl 0.1 save: the udpcp configuration of a network namespace
+# restore with: udpcpctl [ -n NETNS ] -b FILE
+defaults set mode ack checksum on tx-timeout 500 rx-timeout 5000 max-try 5 outstanding-acks 1 max-peers 64 peer-expiry 60000"
+	FAKEGENL_TEMPLATES=1 check "save" 0 "$SAVED
+peer add 198.51.100.7 port 7000 mode noack
+peer add 2001:db8::7 port 7001 mode single-ack" "" fk save
+	check "save: peers of sockets left out" 0 "$SAVED" "" fk save
+	FAKEGENL_TEMPLATES=1 check "-j save is the same text" 0 "$(FAKEGENL_TEMPLATES=1 fk save)" "" fk -j save
+	FAKEGENL_TEMPLATES=1 req "defaults-get v1
+peer-get dump v1" save
+	FAKEGENL_TEMPLATES=1 fk save >"$TMP/saved.conf"
+	: >"$TMP/log"
+	check "-b of save's output" 0 "" "" fk -b "$TMP/saved.conf"
+	check_log "-b of save's output: requests" "defaults-set v1 defaults(params(transfer-mode=1 checksum=1 tx-timeout=500 rx-timeout=5000 max-tries=5 outstanding-acks=1) max-peers=64 peer-expiry=60000)
+peer-new v1 peer(remote-ipv4=198.51.100.7 remote-port=7000 params(transfer-mode=0))
+peer-new v1 peer(remote-ipv6=2001:db8::7 remote-port=7001 params(transfer-mode=2))"
+	FAKEGENL_TEMPLATES=1 FAKEGENL_DUMPERR="105:dump failed" check "save: a failed dump prints nothing" 2 "" \
+		"Error: dump failed" fk save
+	FAKEGENL_ERR="1:not allowed" check "save: refused, prints nothing" 2 "" "Error: not allowed" fk save
 
 	# Plain output.
 	check "defaults" 0 "$DEFAULTS" "" fk defaults
@@ -386,8 +579,15 @@ if [ -n "$FAKE" ] && ip netns add "$NS" 2>/dev/null; then
 		skipped 1 "no network device besides lo"
 	fi
 	check "--netns=NETNS" 0 "$DEFAULTS" "" fk --netns="$NS" defaults
+	check "-netns NETNS save" 0 "$SAVED" "" fk -netns "$NS" save
+	# The namespace is entered once, for the whole batch.
+	printf 'group join 239.1.1.1 dev lo local 5\ngroup leave 239.1.1.1 dev lo local 5\n' >"$TMP/g.conf"
+	: >"$TMP/log"
+	check "-n NETNS -b" 0 "" "" fk -n "$NS" -b "$TMP/g.conf"
+	check_log "-n NETNS -b: lo of the namespace" "group-join v1 group(sock(local-port=5) ipv4=239.1.1.1 ifindex=1)
+group-leave v1 group(sock(local-port=5) ipv4=239.1.1.1 ifindex=1)"
 else
-	skipped 3 "ip netns add does not work here"
+	skipped 5 "ip netns add does not work here"
 fi
 
 # ---- the netlink spec ------------------------------------------------------
@@ -438,6 +638,36 @@ sys.exit(0 if eval(sys.argv[2]) else 3)' "$TMP/json" "$expr" 2>/dev/null; then o
 		skipped 6 "no stand-in kernel (ynl)"
 	fi
 fi
+
+# ---- bash completion ------------------------------------------------------
+
+# comp LINE: the completions of LINE, cursor at its end, sorted, one line.
+comp()
+{
+	bash -c '. "$0"; COMP_LINE=$1; COMP_POINT=${#1}; _udpcpctl
+		printf "%s\n" "${COMPREPLY[@]}" | sort | tr "\n" " "' \
+		udpcpctl/udpcpctl.bash-completion "$1"
+}
+comp_is() { # LINE EXPECTED
+	local got
+	got=$(comp "$1")
+	if [[ ${got% } == "$2" ]]; then ok; else
+		nok "completion of \"$1\"" "got: $got" "expected: $2"
+	fi
+}
+comp_is "udpcpctl sa" "save"
+comp_is "udpcpctl s" "save sock stats"
+comp_is "udpcpctl help pe" "peer"
+comp_is "udpcpctl help " "defaults group help monitor peer save sock stats"
+comp_is "udpcpctl save " "help"
+comp_is "udpcpctl -for" "-force"
+comp_is "udpcpctl --ba" "--batch"
+comp_is "udpcpctl -b /nonexistent/x" ""
+comp_is "udpcpctl -b udpcpctl/udpcpctl.bash-c" "udpcpctl/udpcpctl.bash-completion"
+comp_is "udpcpctl -b udpcpctl/udpcpctl.bash-completion -f pe" "peer"
+comp_is "udpcpctl -json -n x peer ls " "local local-port port"
+comp_is "udpcpctl peer lst 192.0.2.1 port 5 " "local local-port"
+comp_is "udpcpctl group list l" "local"
 
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

@@ -8,6 +8,10 @@
  * $FAKEGENL_LOG), and answers with fixed objects that cover every
  * attribute, including values a newer kernel could send.  Knobs:
  *   FAKEGENL_ERR="errno[:extack message]"  refuse every udpcp request
+ *   FAKEGENL_ERR_AT=N    ... only the Nth (from 1) of the process
+ *   FAKEGENL_LOG_OPEN=1  log "socket" for each generic netlink socket
+ *   FAKEGENL_TEMPLATES=1 peer dumps start with two namespace-wide
+ *                        configurations (peers without a socket)
  *   FAKEGENL_DUMPERR="errno:message"      end dumps with that error
  *   FAKEGENL_WARN="message"                 acks carry a warning
  *   FAKEGENL_EVENTS=1    joining the group queues events; then _exit(0)
@@ -372,9 +376,33 @@ static void dump_done(const struct nlmsghdr *req)
 	ack(req, e ? -atoi(e) : 0, text ? text + 1 : NULL, NLMSG_DONE);
 }
 
+/* A namespace-wide configuration: no socket, the defaults but the mode. */
+static void one_template(const struct nlmsghdr *req, bool v6)
+{
+	struct nl_msg *m = reply(req, FAKE_FAMILY, NLM_F_MULTI,
+				 UDPCP_CMD_PEER_GET);
+	struct nlattr *n = nla_nest_start(m, UDPCP_A_PEER);
+
+	if (v6)
+		put_v6(m, UDPCP_A_PEER_REMOTE_IPV6, "2001:db8::7");
+	else
+		put_v4(m, UDPCP_A_PEER_REMOTE_IPV4, "198.51.100.7");
+	nla_put_u16(m, UDPCP_A_PEER_REMOTE_PORT, v6 ? 7001 : 7000);
+	put_params(m, UDPCP_A_PEER_PARAMS, v6 ? UDPCP_SINGLE_ACK : UDPCP_NOACK);
+	nla_put_u8(m, UDPCP_A_PEER_STATE, UDPCP_PEER_STATE_CONFIGURED);
+	nla_put_u32(m, UDPCP_A_PEER_FLAGS, UDPCP_PEER_F_CONFIGURED);
+	nla_nest_end(m, n);
+	emit(m);
+}
+
 static void answer_dump(const struct nlmsghdr *req, uint8_t cmd)
 {
 	struct nl_msg *m;
+
+	if (cmd == UDPCP_CMD_PEER_GET && getenv("FAKEGENL_TEMPLATES")) {
+		one_template(req, false);
+		one_template(req, true);
+	}
 
 	for (int i = 0; i < 3; i++) {
 		if (cmd == UDPCP_CMD_SOCK_GET && i < 2) {
@@ -394,9 +422,13 @@ static void answer_udpcp(struct nlmsghdr *req)
 {
 	struct genlmsghdr *g = nlmsg_data(req);
 	const char *err = getenv("FAKEGENL_ERR");
+	const char *at = getenv("FAKEGENL_ERR_AT");
+	static int nreq;
 	struct nl_msg *m;
 
 	log_request(req);
+	if (at && atoi(at) != ++nreq)
+		err = NULL;
 	if (err) {
 		const char *text = strchr(err, ':');
 
@@ -505,6 +537,15 @@ int socket(int domain, int type, int protocol)
 	}
 	kern_end[sv[0]] = sv[1] + 1;
 	events_mode = !!getenv("FAKEGENL_EVENTS");
+	if (getenv("FAKEGENL_LOG_OPEN")) {
+		const char *path = getenv("FAKEGENL_LOG");
+		FILE *f = path ? fopen(path, "a") : NULL;
+
+		if (f) {
+			fputs("socket\n", f);
+			fclose(f);
+		}
+	}
 	return sv[0];
 }
 
