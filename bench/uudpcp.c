@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * uudpcp: UDPCP in user space over a plain UDP socket (see uudpcp.h).
- * The rules follow udpcp-wire.md and the kernel module's tx.c/rx.c.
+ * The rules follow Documentation/udpcp-protocol.rst and the kernel module's tx.c/rx.c.
  */
 #define _GNU_SOURCE
 #include <errno.h>

@@ -2,7 +2,7 @@
 /*
  * uudpcp: UDPCP in user space over one plain UDP socket -- what an
  * application would write without the kernel module.  Same wire format
- * (docs: udpcp-wire.md), same sender rules (sync first, one message at a
+ * (Documentation/udpcp-protocol.rst), same sender rules (sync first, one message at a
  * time per destination, at most `outstanding` unacknowledged fragments in
  * ack mode, retransmission, max tries) and receiver rules (Adler-32 check,
  * reassembly, duplicate detection, acks).  Single-threaded and event

@@ -9,7 +9,7 @@ with no history), then the acks that come back within --wait seconds are
 collected.  One JSON line per case: {"case", "sent", "acks": [...],
 "expect": {...}}.
 
-"expect" is what a receiver following udpcp-wire.md ends with for that
+"expect" is what a receiver following Documentation/udpcp-protocol.rst ends with for that
 source, in udpcp.py Receiver counter names, which are struct udpcp_info's
 without "udpi_": rx_msgs (delivered), rx_malformed, crc_errors,
 rx_duplicates, rx_discarded_frags, rx_timeout (once the rx timeout has

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""A UDPCP peer over plain UDP sockets, written from docs/udpcp-wire.md alone.
+"""A UDPCP peer over plain UDP sockets, written from the protocol description alone
+(Documentation/udpcp-protocol.rst).
 
 It is the independent other end for the kernel module's tests: it sends and
 receives UDPCP in every transfer mode, IPv4 and IPv6, and counts everything a
@@ -30,7 +31,7 @@ import sys
 import time
 import zlib
 
-# --- wire constants (udpcp-wire.md, "Packet layout") ---------------------
+# --- wire constants (Documentation/udpcp-protocol.rst) ---------------------
 HDR_LEN = 12
 # checksum, octet 4, octet 5, fragment amount, number, message ID, length
 HDR = struct.Struct("!IBBBBHH")

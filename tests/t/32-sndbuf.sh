@@ -23,7 +23,7 @@ ip netns exec "$NS_A" tc qdisc replace dev "$IF_A" root tbf rate 20mbit burst 16
 # and veth hands each packet to that CPU's backlog: on a loaded guest the
 # two backlogs reorder packets, and a fragment of the next message that
 # overtakes the last of this one ends this one (no-ack, one partial message
-# per source: udpcp-wire.md).  Steering B's receive to one CPU keeps the
+# per source: Documentation/udpcp-protocol.rst).  Steering B's receive to one CPU keeps the
 # order, which is what a single link has.
 ip netns exec "$NS_B" sh -c "echo 1 > /sys/class/net/$IF_B/queues/rx-0/rps_cpus" ||
 	fail "RPS on $IF_B"
