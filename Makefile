@@ -23,7 +23,7 @@ DOC_PROGS	:= $(patsubst %.c,%,$(wildcard Documentation/examples/*.c))
 BENCH_PROGS	:= bench/udpcp-bench
 
 .PHONY: all module progs deps check check-style demo check-debug ci bench \
-	install clean
+	install deb clean
 
 all: module progs
 
@@ -71,11 +71,11 @@ ci:
 bench: deps all
 	@bench/run.sh
 
-install: progs
-	install -D -m 0755 udpcpctl/udpcpctl $(DESTDIR)$(PREFIX)/sbin/udpcpctl
-	install -D -m 0644 udpcpctl/udpcpctl.8 $(DESTDIR)$(PREFIX)/share/man/man8/udpcpctl.8
-	install -D -m 0644 udpcpctl/udpcpctl.bash-completion \
-		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/udpcpctl
+install: all
+	@DESTDIR="$(DESTDIR)" PREFIX="$(PREFIX)" scripts/install.sh
+
+deb: all
+	@scripts/deb.sh
 
 clean:
 	-+@scripts/kver.sh >/dev/null 2>&1 && $(KBUILD) clean
