@@ -3,14 +3,15 @@
 # would: dpkg -i of udpcp-dkms, udpcpctl and udpcp-dev makes DKMS build the
 # module for the running kernel; dkms status shows it installed;
 # `modprobe udpcp` loads that module (version from debian/changelog, under
-# updates/dkms) with udp_tunnel and ip6_udp_tunnel; messages cross between
+# updates/dkms) with udp_tunnel and ip6_udp_tunnel, and so do udpcpctl and
+# socket(..., IPPROTO_UDPCP) by autoload; messages cross between
 # two namespaces in ack mode; the installed /usr/sbin/udpcpctl talks to the
 # module; the installed unit passes `systemd-analyze verify` and its commands
 # run (when udpcpctl has -b); then modprobe -r, dpkg -P, and nothing of the
 # packages is left: no module for modprobe, no DKMS tree, no files.
 # Missing .debs are a failure: make check builds them first (make deb).
 # DKMS compiles the module inside this TCG guest: minutes on a loaded host.
-# timeout: 1500
+# timeout: 2400
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../lib/udpcp.sh"
 
@@ -33,6 +34,12 @@ done
 [ -e "/usr/src/udpcp-$version" ] && fail "/usr/src/udpcp-$version exists before the install"
 
 loaded() { grep -q "^$1 " /proc/modules; }
+# Durations go to the kernel log too (build/guest/dmesg.log keeps it): a
+# passing test's output is not kept.
+note() {
+	echo "# $*"
+	echo "<6>udpcp-test: 16-packages: $*" >/dev/kmsg
+}
 
 # Whatever happens, the guest is left as it was for the later tests: the
 # module unloaded, the packages purged (their prerm removes the DKMS build
@@ -61,6 +68,13 @@ for m in ip6_udp_tunnel udp_tunnel; do
 done
 expect_fail modprobe -n -q udpcp
 
+# dkms uses bash's <(...), which needs /dev/fd: the guest's devtmpfs has
+# none (udev makes it on a real system).
+if [ ! -e /dev/fd ]; then
+	ln -s /proc/self/fd /dev/fd
+	on_exit "rm -f /dev/fd"
+fi
+
 # The man-db trigger would rebuild the manual index (minutes under TCG):
 # it is not what this test is about.
 if [ -e /var/lib/man-db/auto-update ]; then
@@ -75,8 +89,12 @@ if ! DEBIAN_FRONTEND=noninteractive dpkg -i "${debs[@]}" >"$TMP/dpkg-i.log" 2>&1
 	tail -n 30 /var/lib/dkms/udpcp/"$version"/build/make.log 2>/dev/null
 	fail "dpkg -i failed"
 fi
-echo "# dpkg -i took $((SECONDS - t0)) s"
+note "dpkg -i (DKMS builds the module) took $((SECONDS - t0)) s"
 sed 's/^/#   /' "$TMP/dpkg-i.log"
+mlog=/var/lib/dkms/udpcp/$version/$kver/$(uname -m)/log/make.log
+if [ -f "$mlog" ] && started=$(date -d "$(sed -n 2p "$mlog")" +%s 2>/dev/null); then
+	note "of which DKMS's make took $(($(stat -c %Y "$mlog") - started)) s"
+fi
 
 st=$(dkms status udpcp 2>&1)
 echo "# dkms status: $st"
@@ -94,16 +112,39 @@ for f in /usr/src/udpcp-$version/dkms.conf /usr/sbin/udpcpctl /usr/include/linux
 done
 echo "ok install: dkms built and installed $ko"
 
-# --- modprobe: the module with its dependencies -----------------------------------
+# --- loading: modprobe, and autoload by udpcpctl and socket() --------------------
+# Each way loads DKMS's module with udp_tunnel and ip6_udp_tunnel;
+# modprobe -r takes all three away again.
+all_loaded() { # HOW
+	local m
+	for m in udpcp udp_tunnel ip6_udp_tunnel; do
+		loaded $m || fail "$1 did not load $m"
+	done
+	assert_eq "$1: version of the loaded module" "$version" "$(cat /sys/module/udpcp/version 2>/dev/null)"
+}
+# Closed sockets go after an RCU grace period: retry.
+unloaded() { modprobe -r udpcp 2>/dev/null; ! loaded udpcp; }
+unload_all() {
+	local m
+	wait_until 20 unloaded || fail "modprobe -r udpcp: $(grep '^udpcp ' /proc/modules)"
+	for m in udp_tunnel ip6_udp_tunnel; do
+		loaded $m && fail "modprobe -r udpcp left $m loaded"
+	done
+	return 0
+}
+ctl=/usr/sbin/udpcpctl
+"$ctl" defaults show >/dev/null || fail "udpcpctl defaults show (autoload)"
+all_loaded "udpcpctl (the genl family's alias)"
+unload_all
+python3 -c 'import socket; socket.socket(socket.AF_INET6, socket.SOCK_DGRAM, 258).close()' ||
+	fail "socket(AF_INET6, SOCK_DGRAM, IPPROTO_UDPCP) did not autoload the module"
+all_loaded "socket(AF_INET6, IPPROTO_UDPCP)"
+unload_all
 modprobe udpcp || fail "modprobe udpcp"
-for m in udpcp udp_tunnel ip6_udp_tunnel; do
-	loaded $m || fail "modprobe udpcp did not load $m"
-done
-assert_eq "version of the loaded module" "$version" "$(cat /sys/module/udpcp/version 2>/dev/null)"
-echo "ok modprobe udpcp: udpcp $version, udp_tunnel, ip6_udp_tunnel"
+all_loaded "modprobe udpcp"
+echo "ok udpcpctl, socket() and modprobe load udpcp $version with udp_tunnel and ip6_udp_tunnel"
 
 # --- udpcpctl, installed, against the module ----------------------------------------
-ctl=/usr/sbin/udpcpctl
 "$ctl" -V | grep -q "^udpcpctl $version " || fail "udpcpctl -V: $("$ctl" -V 2>&1)"
 topo_pair
 "$ctl" -n "$NS_A" defaults set tx-timeout 321 || fail "udpcpctl defaults set"
@@ -157,12 +198,10 @@ fi
 
 # --- modprobe -r, dpkg -P: nothing left ------------------------------------------------
 "$ctl" -n "$NS_A" peer del "$B4" port 5000 || fail "udpcpctl peer del"
-# (Closed sockets go after an RCU grace period.)
-unloaded() { modprobe -r udpcp 2>/dev/null; ! loaded udpcp; }
-wait_until 20 unloaded || fail "modprobe -r udpcp: $(grep '^udpcp ' /proc/modules)"
+unload_all
 t0=$SECONDS
 dpkg -P "${pkgs[@]}" >"$TMP/dpkg-r.log" 2>&1 || fail "dpkg -P: $(cat "$TMP/dpkg-r.log")"
-echo "# dpkg -P took $((SECONDS - t0)) s"
+note "dpkg -P took $((SECONDS - t0)) s"
 st=$(dkms status udpcp 2>&1)
 [ -z "$st" ] || fail "dkms status after dpkg -P: $st"
 [ ! -e "/lib/modules/$kver/updates/dkms/udpcp.ko" ] || fail "DKMS's udpcp.ko left after dpkg -P"
