@@ -27,7 +27,7 @@ for p in udpcp-dkms udpcpctl udpcp-dev; do
 done
 pkgs=(udpcpctl udpcp-dev udpcp-dkms)
 for p in "${pkgs[@]}"; do
-	if dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q installed; then
+	if dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q ' installed$'; then
 		fail "$p is already installed here: the test would not prove anything"
 	fi
 done
@@ -40,6 +40,13 @@ note() {
 	echo "# $*"
 	echo "<6>udpcp-test: 16-packages: $*" >/dev/kmsg
 }
+
+# dkms uses bash's <(...), which needs /dev/fd: the guest's devtmpfs has
+# none (udev makes it on a real system).
+if [ ! -e /dev/fd ]; then
+	ln -s /proc/self/fd /dev/fd
+	on_exit "rm -f /dev/fd" # after cleanup below, which needs it
+fi
 
 # Whatever happens, the guest is left as it was for the later tests: the
 # module unloaded, the packages purged (their prerm removes the DKMS build
@@ -67,13 +74,6 @@ for m in ip6_udp_tunnel udp_tunnel; do
 	fi
 done
 expect_fail modprobe -n -q udpcp
-
-# dkms uses bash's <(...), which needs /dev/fd: the guest's devtmpfs has
-# none (udev makes it on a real system).
-if [ ! -e /dev/fd ]; then
-	ln -s /proc/self/fd /dev/fd
-	on_exit "rm -f /dev/fd"
-fi
 
 # The man-db trigger would rebuild the manual index (minutes under TCG):
 # it is not what this test is about.
