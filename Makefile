@@ -27,7 +27,7 @@ DOC_PROGS	:= $(patsubst %.c,%,$(wildcard Documentation/examples/*.c))
 BENCH_PROGS	:= bench/udpcp-bench
 
 .PHONY: all module progs deps check check-style demo check-debug ci bench \
-	install clean
+	install deb clean
 
 all: module progs
 
@@ -75,11 +75,11 @@ ci:
 bench: deps all
 	@$(WITH_KVER) bench/run.sh
 
-install: progs
-	install -D -m 0755 udpcpctl/udpcpctl $(DESTDIR)$(PREFIX)/sbin/udpcpctl
-	install -D -m 0644 udpcpctl/udpcpctl.8 $(DESTDIR)$(PREFIX)/share/man/man8/udpcpctl.8
-	install -D -m 0644 udpcpctl/udpcpctl.bash-completion \
-		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/udpcpctl
+install: all
+	@DESTDIR="$(DESTDIR)" PREFIX="$(PREFIX)" scripts/install.sh
+
+deb: all
+	@scripts/deb.sh
 
 clean:
 	-+@kver=$$(scripts/kver.sh 2>/dev/null) && \

@@ -171,6 +171,14 @@ module_exit(udpcp_exit);
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("UDPCP: the OBSAI UDP-based communication protocol");
 MODULE_AUTHOR("The UDPCP for Linux authors");
+/*
+ * The version is debian/changelog's, given by the packaged and installed
+ * builds as KCFLAGS=-DUDPCP_PKG_VERSION=<version> (dkms.conf, make install);
+ * a plain build of the tree has none.
+ */
+#ifdef UDPCP_PKG_VERSION
+MODULE_VERSION(__stringify(UDPCP_PKG_VERSION));
+#endif
 /* socket(AF_INET[6], SOCK_DGRAM, IPPROTO_UDPCP) loads the module. */
 MODULE_ALIAS_NET_PF_PROTO_TYPE(PF_INET, 258, 2);
 MODULE_ALIAS_NET_PF_PROTO_TYPE(PF_INET6, 258, 2);
