@@ -58,7 +58,7 @@ bench/udpcp-bench: bench/udpcp-bench.c bench/uudpcp.c bench/uudpcp.h uapi/linux/
 check-style: deps
 	@$(WITH_KVER) scripts/check-style.sh
 
-check: deps check-style all
+check: deps check-style all deb
 	@$(WITH_KVER) tests/check.sh $(TESTS)
 
 demo: deps all
