@@ -18,6 +18,13 @@ pkgs+=(python3-matplotlib)
 # dh-dkms, lintian; dkms and systemd-analyze run in the guest from this root.
 pkgs+=(dkms dh-dkms debhelper dpkg-dev fakeroot lintian systemd)
 
+# The headers of exactly the kernel linux-image-amd64 installed (the one
+# the guest boots): linux-headers-amd64 alone may bring a newer release
+# when the archive moved on since the image was installed.
+image=$(dpkg-query -W -f='${Depends}' linux-image-amd64 2>/dev/null |
+	grep -o 'linux-image-[^ ,]*' | head -n1 || true)
+[ -n "$image" ] && pkgs+=("linux-headers-${image#linux-image-}")
+
 missing=()
 for p in "${pkgs[@]}"; do
 	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
