@@ -314,7 +314,7 @@ static struct udpcp_peer *udpcp_peer_create(struct udpcp_sock *usk,
 	peer->flags = UDPCP_PEER_F_NEED_SYNC;
 	peer->last_active = jiffies;
 	skb_queue_head_init(&peer->txq);
-	INIT_LIST_HEAD(&peer->rx_partial_node);
+	INIT_LIST_HEAD(&peer->rx_parts);
 	udpcp_hrtimer_setup(&peer->timer, udpcp_peer_timer, CLOCK_MONOTONIC,
 			    HRTIMER_MODE_ABS_SOFT);
 
@@ -447,7 +447,7 @@ static bool udpcp_peer_idle(const struct udpcp_peer *peer, unsigned long expiry)
 {
 	return !(peer->flags & UDPCP_PEER_F_CONFIGURED) &&
 	       peer->tx_state == UDPCP_TX_IDLE && !peer->tx_msg &&
-	       skb_queue_empty(&peer->txq) && !peer->rx_head &&
+	       skb_queue_empty(&peer->txq) && list_empty(&peer->rx_parts) &&
 	       time_after(jiffies, peer->last_active + expiry);
 }
 

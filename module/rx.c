@@ -4,6 +4,7 @@
  * reassembles, delivers whole messages to the socket and sends the acks
  * itself, so no process needs to wake up for the protocol to progress.
  */
+#include <linux/slab.h>
 #include <linux/udp.h>
 #include <net/ip.h>
 #include <net/udp.h>
@@ -16,6 +17,27 @@ struct udpcp_rx_pkt {
 	unsigned int		payload;	/* octets after the header */
 	u16			id;
 	u8			mode;
+};
+
+/*
+ * A message being put together, or (no-ack mode) complete and held until
+ * the messages before it are delivered.  Belongs to its peer; everything
+ * in it is guarded by the socket's lock (udpcp_sock.lock).
+ */
+struct udpcp_rx_part {
+	struct list_head	peer_node;	/* udpcp_peer.rx_parts, ID order */
+	struct list_head	sock_node;	/* udpcp_sock.rx_partials */
+	struct udpcp_peer	*peer;
+	struct sk_buff		*head;		/* the fragments, by number */
+	struct sk_buff		*tail;
+	ktime_t			deadline;	/* rx timeout from the first */
+	u32			bytes;
+	u32			truesize;	/* the fragments' and this one's */
+	u16			id;
+	u16			len;
+	u8			amount;
+	u8			count;
+	DECLARE_BITMAP(have, UDPCP_MAX_FRAGS + 1);
 };
 
 static void udpcp_rx_ack(struct udpcp_peer *peer, const struct udpcp_hdr *h,
@@ -41,123 +63,94 @@ static void udpcp_rx_ack(struct udpcp_peer *peer, const struct udpcp_hdr *h,
 	__skb_queue_tail(xmitq, skb);
 }
 
-/* Drop the partial message; its fragments count as discarded. */
-static void udpcp_rx_drop_partial(struct udpcp_peer *peer)
+/* @a comes before @b in a sender's sequence (IDs wrap from 0xfffe to 1). */
+static bool udpcp_id_before(u16 a, u16 b)
 {
-	struct sk_buff *skb = peer->rx_head, *next;
+	unsigned int ahead = (b + UDPCP_MAX_ID - a) % UDPCP_MAX_ID;
 
-	peer->stats.rx_discarded_frags += peer->rx_count;
+	return ahead && ahead < UDPCP_RX_DUP_WINDOW;
+}
+
+static bool udpcp_rx_part_done(const struct udpcp_rx_part *part)
+{
+	return part->count == part->amount;
+}
+
+static struct udpcp_rx_part *udpcp_rx_part_find(struct udpcp_peer *peer,
+						u16 id)
+{
+	struct udpcp_rx_part *part;
+
+	list_for_each_entry(part, &peer->rx_parts, peer_node)
+		if (part->id == id)
+			return part;
+	return NULL;
+}
+
+static void udpcp_rx_update_deadline(struct udpcp_peer *peer)
+{
+	struct udpcp_rx_part *part;
+	ktime_t next = 0;
+
+	list_for_each_entry(part, &peer->rx_parts, peer_node)
+		if (!next || part->deadline < next)
+			next = part->deadline;
+	peer->rx_deadline = next;
+}
+
+/* Unlink and free @part, with the fragments it still holds. */
+static void udpcp_rx_part_free(struct udpcp_peer *peer,
+			       struct udpcp_rx_part *part)
+{
+	struct sk_buff *skb = part->head, *next;
+
+	lockdep_assert_held(&peer->usk->lock);
 	while (skb) {
 		next = skb->next;
 		skb_mark_not_on_list(skb);
 		kfree_skb(skb);
 		skb = next;
 	}
-	peer->usk->rx_partial_mem -= peer->rx_truesize;
-	list_del_init(&peer->rx_partial_node);
-	peer->rx_head = NULL;
-	peer->rx_tail = NULL;
-	peer->rx_count = 0;
-	peer->rx_truesize = 0;
-	peer->rx_deadline = 0;
+	peer->usk->rx_partial_mem -= part->truesize;
+	peer->rx_truesize -= part->truesize;
+	peer->rx_nparts--;
+	list_del(&part->peer_node);
+	list_del(&part->sock_node);
+	kfree(part);
+}
+
+/*
+ * Drop a message that will not be delivered; its fragments count as
+ * discarded.  @dead: its ID is dead, as in udpcp_rx_timeout().
+ */
+static void udpcp_rx_part_drop(struct udpcp_peer *peer,
+			       struct udpcp_rx_part *part, bool dead)
+{
+	peer->stats.rx_discarded_frags += part->count;
+	if (dead) {
+		peer->rx_dead_id = part->id;
+		peer->flags |= UDPCP_PEER_F_RX_DEAD;
+	}
+	udpcp_rx_part_free(peer, part);
 }
 
 void udpcp_rx_purge(struct udpcp_peer *peer)
 {
-	if (peer->rx_head)
-		udpcp_rx_drop_partial(peer);
-}
+	struct udpcp_rx_part *part, *tmp;
 
-/*
- * The partial message expired.  Its ID is remembered as dead: fragments
- * of it that the sender still retransmits must not start a new partial
- * and be acknowledged, or the sender would believe the message delivered.
- */
-void udpcp_rx_timeout(struct udpcp_peer *peer)
-{
+	list_for_each_entry_safe(part, tmp, &peer->rx_parts, peer_node)
+		udpcp_rx_part_drop(peer, part, false);
 	peer->rx_deadline = 0;
-	if (!peer->rx_head)
-		return;
-	peer->stats.rx_timeout++;
-	peer->rx_dead_id = peer->rx_id;
-	peer->flags |= UDPCP_PEER_F_RX_DEAD;
-	udpcp_rx_drop_partial(peer);
 }
 
-/* Fragments are kept sorted by number; they usually arrive in order. */
-static void udpcp_rx_store(struct udpcp_peer *peer, struct sk_buff *skb)
+/* Chain the fragments of a complete @part behind the first; frees @part. */
+static struct sk_buff *udpcp_rx_assemble(struct udpcp_peer *peer,
+					 struct udpcp_rx_part *part)
 {
-	u8 num = UDPCP_RX_CB(skb)->frag_num;
-	struct sk_buff **pos = &peer->rx_head;
+	struct sk_buff *head = part->head, *frag;
 
-	if (!peer->rx_tail || UDPCP_RX_CB(peer->rx_tail)->frag_num < num) {
-		pos = peer->rx_tail ? &peer->rx_tail->next : &peer->rx_head;
-		peer->rx_tail = skb;
-	} else {
-		while (*pos && UDPCP_RX_CB(*pos)->frag_num < num)
-			pos = &(*pos)->next;
-	}
-	if (!peer->rx_head) {
-		struct udpcp_params p;
-
-		/* The rx timeout runs from the first fragment stored. */
-		udpcp_peer_params(peer, &p);
-		peer->rx_deadline = ktime_add_ms(ktime_get(), p.rx_timeout_ms);
-		list_add_tail(&peer->rx_partial_node, &peer->usk->rx_partials);
-	}
-	skb->next = *pos;
-	*pos = skb;
-	__set_bit(num, peer->rx_have);
-	peer->rx_count++;
-	peer->rx_bytes += skb->len;
-	peer->rx_truesize += skb->truesize;
-	peer->usk->rx_partial_mem += skb->truesize;
-}
-
-/*
- * The partial messages of a socket stay within its receive buffer.  When a
- * fragment does not fit, the partial messages of other peers make room,
- * the longest started first: fragments of messages that never complete,
- * from many sources, must not starve a peer whose messages complete in
- * time.  A peer that holds half the buffer already evicts nobody: one
- * source's burst must not clear everyone else's.  An evicted message's ID
- * is dead, as if it had expired: its sender has had acks for fragments no
- * longer kept, and must see the message fail.
- */
-static bool udpcp_rx_make_room(struct udpcp_peer *peer, unsigned int truesize)
-{
-	struct udpcp_sock *usk = peer->usk;
-	unsigned int limit = READ_ONCE(usk->inet.sk.sk_rcvbuf);
-	struct udpcp_peer *victim, *tmp;
-
-	if (peer->rx_truesize + truesize > limit / 2)
-		return usk->rx_partial_mem + truesize <= limit;
-	list_for_each_entry_safe(victim, tmp, &usk->rx_partials,
-				 rx_partial_node) {
-		if (usk->rx_partial_mem + truesize <= limit)
-			break;
-		if (victim == peer)
-			continue;
-		victim->rx_dead_id = victim->rx_id;
-		victim->flags |= UDPCP_PEER_F_RX_DEAD;
-		udpcp_rx_drop_partial(victim);
-	}
-	return usk->rx_partial_mem + truesize <= limit;
-}
-
-/* Chain the fragments behind the first, as one message skb. */
-static struct sk_buff *udpcp_rx_assemble(struct udpcp_peer *peer)
-{
-	struct sk_buff *head = peer->rx_head, *frag;
-
-	peer->usk->rx_partial_mem -= peer->rx_truesize;
-	list_del_init(&peer->rx_partial_node);
-	peer->rx_head = NULL;
-	peer->rx_tail = NULL;
-	peer->rx_count = 0;
-	peer->rx_truesize = 0;
-	peer->rx_deadline = 0;
-
+	part->head = NULL;
+	udpcp_rx_part_free(peer, part);
 	frag = head->next;
 	skb_mark_not_on_list(head);
 	skb_shinfo(head)->frag_list = frag;
@@ -176,17 +169,219 @@ static bool udpcp_rx_room(struct sock *sk, unsigned int truesize)
 	       (unsigned int)READ_ONCE(sk->sk_rcvbuf);
 }
 
-static void udpcp_rx_deliver(struct udpcp_peer *peer,
-			     const struct udpcp_rx_pkt *pkt,
-			     struct sk_buff *last, struct sk_buff_head *xmitq)
+/* Queue a whole message to the application; false if it had no room. */
+static bool udpcp_rx_queue(struct udpcp_peer *peer, struct sk_buff *msg,
+			   u16 id)
+{
+	struct sock *sk = &peer->usk->inet.sk;
+	unsigned int len = msg->len;
+
+	if (!udpcp_rx_room(sk, msg->truesize) ||
+	    __sock_queue_rcv_skb(sk, msg) < 0) {
+		kfree_skb(msg);
+		peer->stats.rx_dropped++;
+		return false;
+	}
+	peer->stats.rx_msgs++;
+	peer->stats.rx_bytes += len;
+	peer->rx_last_id = id;
+	peer->flags |= UDPCP_PEER_F_RX_VALID;
+	peer->flags &= ~UDPCP_PEER_F_RX_DEAD;
+	return true;
+}
+
+/*
+ * A complete no-ack message: delivered, or lost for want of room.  Either
+ * way the sequence moves on past it, so later messages do not wait for it.
+ */
+static void udpcp_rx_give(struct udpcp_peer *peer, struct sk_buff *msg,
+			  u16 id)
+{
+	if (!udpcp_rx_queue(peer, msg, id)) {
+		peer->rx_last_id = id;
+		peer->flags |= UDPCP_PEER_F_RX_VALID;
+	}
+}
+
+/* A no-ack message may go now: nothing before it is still to come. */
+static bool udpcp_rx_in_turn(const struct udpcp_peer *peer, u16 id)
+{
+	return !(peer->flags & UDPCP_PEER_F_RX_VALID) ||
+	       id == udpcp_next_id(peer->rx_last_id);
+}
+
+/*
+ * Deliver the complete messages at the front, in ID order.  A complete
+ * no-ack message waits while a message before it is partial (in front of
+ * it) or has not been seen at all, until it expires or its slot is
+ * needed (udpcp_rx_release()).
+ */
+static void udpcp_rx_flush(struct udpcp_peer *peer)
+{
+	struct udpcp_rx_part *part;
+
+	lockdep_assert_held(&peer->usk->lock);
+	while ((part = list_first_entry_or_null(&peer->rx_parts,
+						struct udpcp_rx_part,
+						peer_node)) &&
+	       udpcp_rx_part_done(part) && udpcp_rx_in_turn(peer, part->id)) {
+		u16 id = part->id;
+
+		udpcp_rx_give(peer, udpcp_rx_assemble(peer, part), id);
+	}
+}
+
+/*
+ * Stop waiting for what is missing in front of @until (everything, with
+ * NULL): the complete messages up to it are delivered, the partial ones
+ * dropped (@expired: counted as rx timeouts, their IDs dead).
+ */
+static void udpcp_rx_release(struct udpcp_peer *peer,
+			     struct udpcp_rx_part *until, bool expired)
+{
+	struct udpcp_rx_part *part, *tmp;
+	bool last = false;
+	u16 id;
+
+	list_for_each_entry_safe(part, tmp, &peer->rx_parts, peer_node) {
+		last = part == until;
+		id = part->id;
+		if (udpcp_rx_part_done(part)) {
+			udpcp_rx_give(peer, udpcp_rx_assemble(peer, part), id);
+		} else {
+			if (expired)
+				peer->stats.rx_timeout++;
+			udpcp_rx_part_drop(peer, part, expired);
+		}
+		if (last)
+			break;
+	}
+	udpcp_rx_flush(peer);
+}
+
+/*
+ * Partial messages expired.  Their IDs are remembered as dead: fragments
+ * that the sender still retransmits must not start a new partial and be
+ * acknowledged, or the sender would believe the message delivered.  A
+ * complete no-ack message held for an earlier one waits no longer.
+ */
+void udpcp_rx_timeout(struct udpcp_peer *peer)
+{
+	struct udpcp_rx_part *part, *expired = NULL;
+	ktime_t now = ktime_get();
+
+	lockdep_assert_held(&peer->usk->lock);
+	list_for_each_entry(part, &peer->rx_parts, peer_node)
+		if (part->deadline <= now)
+			expired = part;
+	if (expired)
+		udpcp_rx_release(peer, expired, true);
+	udpcp_rx_update_deadline(peer);
+}
+
+/* Fragments are kept sorted by number; they usually arrive in order. */
+static void udpcp_rx_store(struct udpcp_peer *peer, struct udpcp_rx_part *part,
+			   struct sk_buff *skb)
+{
+	u8 num = UDPCP_RX_CB(skb)->frag_num;
+	struct sk_buff **pos = &part->head;
+
+	if (!part->tail || UDPCP_RX_CB(part->tail)->frag_num < num) {
+		pos = part->tail ? &part->tail->next : &part->head;
+		part->tail = skb;
+	} else {
+		while (*pos && UDPCP_RX_CB(*pos)->frag_num < num)
+			pos = &(*pos)->next;
+	}
+	skb->next = *pos;
+	*pos = skb;
+	__set_bit(num, part->have);
+	part->count++;
+	part->bytes += skb->len;
+	part->truesize += skb->truesize;
+	peer->rx_truesize += skb->truesize;
+	peer->usk->rx_partial_mem += skb->truesize;
+}
+
+/*
+ * The partial messages of a socket stay within its receive buffer.  When a
+ * fragment does not fit, the partial messages of other peers make room,
+ * the longest started first: fragments of messages that never complete,
+ * from many sources, must not starve a peer whose messages complete in
+ * time.  A peer that holds half the buffer already evicts nobody: one
+ * source's burst must not clear everyone else's.  An evicted message's ID
+ * is dead, as if it had expired: its sender has had acks for fragments no
+ * longer kept, and must see the message fail.
+ */
+static bool udpcp_rx_make_room(struct udpcp_peer *peer, unsigned int truesize)
 {
 	struct udpcp_sock *usk = peer->usk;
-	struct sock *sk = &usk->inet.sk;
-	struct udpcp_rx_cb cb = *UDPCP_RX_CB(last);
-	struct sk_buff *msg;
-	unsigned int len;
+	unsigned int limit = READ_ONCE(usk->inet.sk.sk_rcvbuf);
+	struct udpcp_rx_part *victim, *tmp;
+	struct udpcp_peer *vpeer;
 
-	if (!udpcp_rx_room(sk, peer->rx_truesize + last->truesize)) {
+	if (peer->rx_truesize + truesize > limit / 2)
+		return usk->rx_partial_mem + truesize <= limit;
+	list_for_each_entry_safe(victim, tmp, &usk->rx_partials, sock_node) {
+		if (usk->rx_partial_mem + truesize <= limit)
+			break;
+		vpeer = victim->peer;
+		if (vpeer == peer)
+			continue;
+		/* What it held back waits for its own deadline. */
+		udpcp_rx_part_drop(vpeer, victim, true);
+		udpcp_rx_update_deadline(vpeer);
+	}
+	return usk->rx_partial_mem + truesize <= limit;
+}
+
+/* A new message from @peer: its partial, in ID order.  NULL: no memory. */
+static struct udpcp_rx_part *udpcp_rx_part_new(struct udpcp_peer *peer,
+					       const struct udpcp_rx_pkt *pkt)
+{
+	struct udpcp_rx_part *part, *pos;
+	struct udpcp_params p;
+
+	part = kzalloc(sizeof(*part), GFP_ATOMIC);
+	if (!part)
+		return NULL;
+	udpcp_peer_params(peer, &p);
+	part->peer = peer;
+	part->id = pkt->id;
+	part->amount = pkt->h.frag_amount;
+	part->len = ntohs(pkt->h.msg_len);
+	part->truesize = sizeof(*part);
+	/* The rx timeout runs from the first fragment stored. */
+	part->deadline = ktime_add_ms(ktime_get(), p.rx_timeout_ms);
+	/* Usually the newest: found from the back. */
+	list_for_each_entry_reverse(pos, &peer->rx_parts, peer_node)
+		if (udpcp_id_before(pos->id, part->id))
+			break;
+	list_add(&part->peer_node, &pos->peer_node);
+	list_add_tail(&part->sock_node, &peer->usk->rx_partials);
+	peer->rx_nparts++;
+	peer->rx_truesize += part->truesize;
+	peer->usk->rx_partial_mem += part->truesize;
+	return part;
+}
+
+/*
+ * The last fragment of an ack-mode message (or its only one): delivered
+ * and acknowledged if the receive queue has room, else neither.
+ */
+static void udpcp_rx_deliver_ack(struct udpcp_peer *peer,
+				 const struct udpcp_rx_pkt *pkt,
+				 struct udpcp_rx_part *part,
+				 struct sk_buff *last,
+				 struct sk_buff_head *xmitq)
+{
+	struct sock *sk = &peer->usk->inet.sk;
+	unsigned int truesize = last->truesize;
+	struct sk_buff *msg = last;
+
+	if (part)
+		truesize += part->truesize - sizeof(*part);
+	if (!udpcp_rx_room(sk, truesize)) {
 		/*
 		 * Not acknowledged: the retransmission brings it back.  The
 		 * fragments stored so far wait for it: a sender that still
@@ -196,38 +391,28 @@ static void udpcp_rx_deliver(struct udpcp_peer *peer,
 		 */
 		peer->stats.rx_dropped++;
 		kfree_skb(last);
-		if (peer->rx_head) {
+		if (part) {
 			struct udpcp_params p;
 
 			udpcp_peer_params(peer, &p);
-			peer->rx_deadline = ktime_add_ms(ktime_get(), p.rx_timeout_ms);
+			part->deadline = ktime_add_ms(ktime_get(),
+						      p.rx_timeout_ms);
 		}
 		return;
 	}
-	if (peer->rx_head) {
-		udpcp_rx_store(peer, last);
-		msg = udpcp_rx_assemble(peer);
-	} else {
-		msg = last;	/* a message of one packet: nothing to chain */
+	if (part) {
+		udpcp_rx_store(peer, part, last);
+		msg = udpcp_rx_assemble(peer, part);
 	}
-	len = msg->len;
-	*UDPCP_RX_CB(msg) = cb;
-	if (__sock_queue_rcv_skb(sk, msg) < 0) {
+	if (!udpcp_rx_queue(peer, msg, pkt->id)) {
 		/* Out of socket memory after all: make the sender fail. */
-		kfree_skb(msg);
-		peer->stats.rx_dropped++;
 		peer->rx_dead_id = pkt->id;
 		peer->flags |= UDPCP_PEER_F_RX_DEAD;
 		return;
 	}
-	peer->stats.rx_msgs++;
-	peer->stats.rx_bytes += len;
-	peer->rx_last_id = pkt->id;
-	peer->flags |= UDPCP_PEER_F_RX_VALID;
-	peer->flags &= ~UDPCP_PEER_F_RX_DEAD;
 	if (pkt->mode == UDPCP_ACK)
 		udpcp_rx_ack(peer, &pkt->h, pkt->h.frag_num, false, xmitq);
-	else if (pkt->mode == UDPCP_SINGLE_ACK)
+	else
 		udpcp_rx_ack(peer, &pkt->h, pkt->h.frag_amount - 1, false, xmitq);
 }
 
@@ -245,10 +430,38 @@ static void udpcp_rx_sync(struct udpcp_peer *peer,
 			  const struct udpcp_rx_pkt *pkt,
 			  struct sk_buff_head *xmitq)
 {
-	udpcp_rx_purge(peer);
+	/* Complete messages sent before the sync still go up, in order. */
+	udpcp_rx_release(peer, NULL, false);
+	udpcp_rx_update_deadline(peer);
 	peer->flags &= ~(UDPCP_PEER_F_RX_VALID | UDPCP_PEER_F_RX_DEAD);
 	if (pkt->mode != UDPCP_NOACK)
 		udpcp_rx_ack(peer, &pkt->h, 0, false, xmitq);
+}
+
+/*
+ * Room for the message @pkt starts.  Ack modes: one message at a time
+ * from a source, so a new one replaces what is partial.  No-ack mode:
+ * up to UDPCP_RX_PARTIALS; the oldest gives way.  False: @pkt is older
+ * than every message held, and there is no room for it.
+ */
+static bool udpcp_rx_slot(struct udpcp_peer *peer,
+			  const struct udpcp_rx_pkt *pkt)
+{
+	struct udpcp_rx_part *first;
+
+	if (pkt->mode != UDPCP_NOACK) {
+		if (!list_empty(&peer->rx_parts))
+			udpcp_rx_release(peer, NULL, false);
+		return true;
+	}
+	while (peer->rx_nparts >= UDPCP_RX_PARTIALS) {
+		first = list_first_entry(&peer->rx_parts, struct udpcp_rx_part,
+					 peer_node);
+		if (udpcp_id_before(pkt->id, first->id))
+			return false;
+		udpcp_rx_release(peer, first, false);
+	}
+	return true;
 }
 
 /* Under the socket lock.  Consumes @skb, whose data is the payload. */
@@ -257,8 +470,11 @@ static void udpcp_rx_data(struct udpcp_peer *peer,
 			  struct sk_buff_head *xmitq)
 {
 	const struct udpcp_hdr *h = &pkt->h;
+	struct udpcp_rx_part *part;
+	unsigned int bytes = 0, len;
 	bool last;
 
+	lockdep_assert_held(&peer->usk->lock);
 	udpcp_peer_touch(peer);
 	if (pkt->id == UDPCP_SYNC_ID) {
 		udpcp_rx_sync(peer, pkt, xmitq);
@@ -278,33 +494,29 @@ static void udpcp_rx_data(struct udpcp_peer *peer,
 	}
 	peer->flags &= ~UDPCP_PEER_F_RX_DEAD;
 
-	if (peer->rx_head && pkt->id != peer->rx_id)
-		udpcp_rx_drop_partial(peer);
-	if (!peer->rx_head) {
-		peer->rx_id = pkt->id;
-		peer->rx_amount = h->frag_amount;
-		peer->rx_len = ntohs(h->msg_len);
-		peer->rx_bytes = 0;
-		bitmap_zero(peer->rx_have, UDPCP_MAX_FRAGS + 1);
-	} else if (h->frag_amount != peer->rx_amount ||
-		   ntohs(h->msg_len) != peer->rx_len) {
-		peer->stats.rx_malformed++;
-		goto drop;
+	len = ntohs(h->msg_len);
+	part = udpcp_rx_part_find(peer, pkt->id);
+	if (part) {
+		if (h->frag_amount != part->amount || len != part->len) {
+			peer->stats.rx_malformed++;
+			goto drop;
+		}
+		if (test_bit(h->frag_num, part->have)) {
+			/* A retransmission whose ack was lost: ack again. */
+			if (pkt->mode == UDPCP_ACK)
+				udpcp_rx_ack(peer, h, h->frag_num, false, xmitq);
+			goto consume;
+		}
+		bytes = part->bytes;
+		last = part->count + 1 == part->amount;
+	} else {
+		last = h->frag_amount == 1;
 	}
-
-	if (test_bit(h->frag_num, peer->rx_have)) {
-		/* A retransmission whose ack was lost: ack again. */
-		if (pkt->mode == UDPCP_ACK)
-			udpcp_rx_ack(peer, h, h->frag_num, false, xmitq);
-		goto consume;
-	}
-
-	last = peer->rx_count + 1 == peer->rx_amount;
-	if (peer->rx_bytes + skb->len > peer->rx_len ||
-	    (last && peer->rx_bytes + skb->len != peer->rx_len)) {
+	if (bytes + skb->len > len || (last && bytes + skb->len != len)) {
 		/* The fragments do not add up to the message length. */
 		peer->stats.rx_malformed++;
-		udpcp_rx_drop_partial(peer);
+		if (part)
+			udpcp_rx_part_drop(peer, part, false);
 		goto drop;
 	}
 
@@ -324,16 +536,42 @@ static void udpcp_rx_data(struct udpcp_peer *peer,
 	skb_orphan(skb);
 	skb_dst_drop(skb);
 
-	if (last) {
-		udpcp_rx_deliver(peer, pkt, skb, xmitq);
+	if (!part) {
+		if (!udpcp_rx_slot(peer, pkt)) {
+			peer->stats.rx_discarded_frags++;
+			goto drop;
+		}
+		/* A message of one packet, its turn: nothing to put together. */
+		if (last && list_empty(&peer->rx_parts)) {
+			if (pkt->mode != UDPCP_NOACK) {
+				udpcp_rx_deliver_ack(peer, pkt, NULL, skb, xmitq);
+				goto out;
+			}
+			if (udpcp_rx_in_turn(peer, pkt->id)) {
+				udpcp_rx_give(peer, skb, pkt->id);
+				goto out;
+			}
+		}
+	}
+	if (last && pkt->mode != UDPCP_NOACK) {
+		udpcp_rx_deliver_ack(peer, pkt, part, skb, xmitq);
 		goto out;
 	}
-	if (!udpcp_rx_make_room(peer, skb->truesize))
+	if (!udpcp_rx_make_room(peer, skb->truesize +
+				(part ? 0 : sizeof(*part))))
 		goto drop_mem;
-	udpcp_rx_store(peer, skb);
+	if (!part) {
+		part = udpcp_rx_part_new(peer, pkt);
+		if (!part)
+			goto drop_mem;
+	}
+	udpcp_rx_store(peer, part, skb);
 	if (pkt->mode == UDPCP_ACK)
 		udpcp_rx_ack(peer, h, h->frag_num, false, xmitq);
+	if (last)
+		udpcp_rx_flush(peer);
 out:
+	udpcp_rx_update_deadline(peer);
 	udpcp_peer_timer_update(peer);
 	return;
 
@@ -349,7 +587,6 @@ drop:
 	kfree_skb(skb);
 }
 
-/* Header checks that need no state. */
 static bool udpcp_rx_parse(struct sk_buff *skb, struct udpcp_rx_pkt *pkt)
 {
 	const struct udpcp_hdr *h = &pkt->h;

@@ -613,7 +613,8 @@ void udpcp_sock_fill_info(struct udpcp_sock *usk, struct udpcp_info *info)
 		if (peer->next_id != 1 || peer->tx_state != UDPCP_TX_IDLE ||
 		    !skb_queue_empty(&peer->txq))
 			info->udpi_tx_nodes++;
-		if (peer->flags & UDPCP_PEER_F_RX_VALID || peer->rx_head)
+		if (peer->flags & UDPCP_PEER_F_RX_VALID ||
+		    !list_empty(&peer->rx_parts))
 			info->udpi_rx_nodes++;
 	}
 	info->udpi_tx_pending = usk->tx_pending;

@@ -261,12 +261,18 @@ static void udpcp_tx_next(struct udpcp_peer *peer, struct sk_buff_head *xmitq)
 {
 	struct sk_buff *msg;
 
+	lockdep_assert_held(&peer->usk->lock);
+
 	while (peer->tx_state == UDPCP_TX_IDLE &&
 	       (msg = skb_peek(&peer->txq)) != NULL) {
 		udpcp_tx_resolve(peer, UDPCP_TX_CB(msg), &peer->tx_mode,
 				 &peer->tx_csum);
-		if (peer->tx_mode != UDPCP_NOACK &&
-		    (peer->flags & UDPCP_PEER_F_NEED_SYNC)) {
+		/*
+		 * Every mode, no-ack included: a receiver that still holds
+		 * this sender's last ID from before it restarted would take
+		 * the restarted IDs for duplicates.  Groups never need one.
+		 */
+		if (peer->flags & UDPCP_PEER_F_NEED_SYNC) {
 			peer->tx_state = UDPCP_TX_SYNC;
 			peer->tx_tries = 1;
 			peer->tx_start = ktime_get();
@@ -282,9 +288,10 @@ static void udpcp_tx_next(struct udpcp_peer *peer, struct sk_buff_head *xmitq)
 
 /*
  * The fast path: a no-ack message for one packet, with nothing queued to
- * the peer before it, goes out as the very skb sendmsg copied it into
- * (udpcp_alloc_msg() left room for the headers); no fragment is built and
- * no state is kept.  False, with @msg untouched: take the queue.
+ * the peer before it and no sync owed, goes out as the very skb sendmsg
+ * copied it into (udpcp_alloc_msg() left room for the headers); no
+ * fragment is built and no state is kept.  False, with @msg untouched:
+ * take the queue.
  */
 bool udpcp_tx_single(struct udpcp_peer *peer, struct sk_buff *msg,
 		     struct sk_buff_head *xmitq)
@@ -296,7 +303,7 @@ bool udpcp_tx_single(struct udpcp_peer *peer, struct sk_buff *msg,
 	u16 id;
 
 	if (peer->tx_state != UDPCP_TX_IDLE || !skb_queue_empty(&peer->txq) ||
-	    skb_is_nonlinear(msg) ||
+	    (peer->flags & UDPCP_PEER_F_NEED_SYNC) || skb_is_nonlinear(msg) ||
 	    skb_headroom(msg) < UDPCP_HEADROOM + UDPCP_HDR_LEN)
 		return false;
 	udpcp_tx_resolve(peer, &cb, &mode, &csum);

@@ -68,6 +68,14 @@ static inline u8 udpcp_hdr_type(const struct udpcp_hdr *h)
  */
 #define UDPCP_RX_DUP_WINDOW	32767
 
+/*
+ * Partial messages kept per source in no-ack mode, where the sender does
+ * not wait between messages and a path may interleave their fragments;
+ * complete messages wait there too for the ones before them.  Ack modes
+ * keep one: their sender never has two messages in flight.
+ */
+#define UDPCP_RX_PARTIALS	4
+
 /* Defaults of a new namespace. */
 #define UDPCP_DEF_TX_TIMEOUT_MS	100
 #define UDPCP_DEF_RX_TIMEOUT_MS	1000
@@ -180,7 +188,9 @@ struct udpcp_sock {
 	u32			npeers;
 	u32			tx_pending;	/* messages queued or in flight */
 	u32			rx_partial_mem;	/* truesize of partial messages */
-	struct list_head	rx_partials;	/* peers holding one, oldest first */
+	struct list_head	rx_partials;	/* all peers' udpcp_rx_part,
+						 * oldest first; under lock
+						 */
 	u32			srtt_us;
 	struct udpcp_stats	stats;
 };
@@ -267,20 +277,16 @@ struct udpcp_peer {
 	bool			tx_retried;
 	/* which fragments are acked: in the cb of tx_msg (udpcp_tx_cb) */
 
-	/* receive */
-	struct sk_buff		*rx_head;	/* fragments of the partial message */
-	struct sk_buff		*rx_tail;
-	struct list_head	rx_partial_node; /* udpcp_sock.rx_partials */
-	ktime_t			rx_deadline;
+	/*
+	 * receive: messages being put together (rx.c's udpcp_rx_part), in
+	 * ID order, at most UDPCP_RX_PARTIALS; under the socket lock
+	 */
+	struct list_head	rx_parts;
+	ktime_t			rx_deadline;	/* the earliest of rx_parts */
+	u32			rx_truesize;	/* of rx_parts */
 	u16			rx_last_id;
 	u16			rx_dead_id;
-	u16			rx_id;
-	u16			rx_len;
-	u8			rx_amount;
-	u8			rx_count;
-	u32			rx_bytes;
-	u32			rx_truesize;
-	DECLARE_BITMAP(rx_have, UDPCP_MAX_FRAGS + 1);
+	u8			rx_nparts;
 
 	struct udpcp_stats	stats;
 };

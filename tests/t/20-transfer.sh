@@ -4,8 +4,9 @@
 # IPv4, IPv6 and dual-stack mapped: each message delivered once, content
 # identical, sizes as sent; 65488 is refused with EMSGSIZE.  A capture shows
 # the flags of each mode (N, S, C, a zero checksum field when C=0), the
-# fragment count and sizes (payload = MTU - IP - 8 - 12), acks only where
-# the mode wants them (every fragment / the last one / none).  The SOL_UDPCP
+# fragment count and sizes (payload = MTU - IP - 8 - 12), a sync first in
+# every mode, acks only where the mode wants them (every fragment / the
+# last one / none but the sync's).  The SOL_UDPCP
 # cmsgs choose mode and checksum per message on one socket (and bad values
 # are EINVAL).  With MTU 1280 the fragment payload follows the MTU.
 # timeout: 200
@@ -86,13 +87,13 @@ for port, (mode, csum) in spec.items():
         if p["plen"] > P:
             errs.append("%d: fragment of %d > %d" % (port, p["plen"], P))
     syncs = [p for p in data if p["id"] == 0]
-    if mode == "noack":
-        if acks:
-            errs.append("%d noack: %d acks" % (port, len(acks)))
-        if syncs:
-            errs.append("%d noack: sync sent" % port)
-    elif not syncs:
+    # Every mode syncs a unicast destination first, no-ack included.
+    if not syncs:
         errs.append("%d %s: no sync before the first message" % (port, mode))
+    elif data[0]["id"] != 0:
+        errs.append("%d %s: data before the sync" % (port, mode))
+    if mode == "noack" and [a for a in acks if a["id"] != 0]:
+        errs.append("%d noack: %d acks of data" % (port, len([a for a in acks if a["id"] != 0])))
     for mid, ps in msgs.items():
         length, amount = ps[0]["len"], ps[0]["amount"]
         if amount != frags(length):
