@@ -60,7 +60,7 @@ static inline u8 udpcp_hdr_type(const struct udpcp_hdr *h)
 }
 
 /*
- * Assumption (udpcp-wire.md leaves it to us): a data message whose ID lies
+ * Assumption (the protocol leaves it to us): a data message whose ID lies
  * behind the last delivered one by less than this distance is a late
  * duplicate, not a new message.  Deployed senders only move forward (or
  * sync first), and netem-style duplication can deliver old packets late.
