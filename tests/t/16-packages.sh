@@ -7,8 +7,9 @@
 # socket(..., IPPROTO_UDPCP) by autoload; messages cross between
 # two namespaces in ack mode; the installed /usr/sbin/udpcpctl talks to the
 # module; the installed unit passes `systemd-analyze verify` and its commands
-# run (when udpcpctl has -b); then modprobe -r, dpkg -P, and nothing of the
-# packages is left: no module for modprobe, no DKMS tree, no files.
+# run; a configuration saved with `udpcpctl save` comes back after
+# modprobe -r through the unit's commands; then modprobe -r, dpkg -P, and
+# nothing of the packages is left: no module for modprobe, no DKMS tree, no files.
 # Missing .debs are a failure: make check builds them first (make deb).
 # DKMS compiles the module inside this TCG guest: minutes on a loaded host.
 # timeout: 2400
@@ -186,18 +187,29 @@ done
 echo "ok systemd-analyze verify $unit"
 # Its commands, as systemd would run them at boot (in the initial
 # namespace, on the example configuration: every line commented out).
-if "$ctl" --help 2>&1 | grep -Eq -- '(^|[[ ])-b[] ,]'; then
-	for e in "${execs[@]}"; do
-		# shellcheck disable=SC2086 # the unit's words
-		$e || fail "$unit: '$e' failed"
-	done
-	echo "ok the unit's commands on the example configuration"
-else
-	echo "# note: this udpcpctl has no -b: the unit's commands not run"
-fi
+for e in "${execs[@]}"; do
+	# shellcheck disable=SC2086 # the unit's words
+	$e || fail "$unit: '$e' failed"
+done
+echo "ok the unit's commands on the example configuration"
+
+# --- a configuration kept across a module reload, as the unit keeps it across a boot
+"$ctl" -n "$NS_A" peer del "$B4" port 5000 || fail "udpcpctl peer del"
+"$ctl" defaults set tx-timeout 250 max-try 7 || fail "udpcpctl defaults set"
+"$ctl" peer add 192.0.2.77 port 6000 rx-timeout 900 || fail "udpcpctl peer add (v4)"
+"$ctl" peer add 2001:db8::77 port 6001 mode noack || fail "udpcpctl peer add (v6)"
+"$ctl" save >/etc/udpcp/udpcp.conf || fail "udpcpctl save"
+saved=$(cat /etc/udpcp/udpcp.conf)
+grep -q '^peer add 2001:db8::77 port 6001' <<<"$saved" || fail "save: $saved"
+unload_all
+for e in "${execs[@]}"; do
+	# shellcheck disable=SC2086 # the unit's words
+	$e || fail "$unit: '$e' failed on the saved configuration"
+done
+assert_eq "save after reload and the unit's commands" "$saved" "$("$ctl" save)"
+echo "ok save, modprobe -r, the unit's commands: the same configuration"
 
 # --- modprobe -r, dpkg -P: nothing left ------------------------------------------------
-"$ctl" -n "$NS_A" peer del "$B4" port 5000 || fail "udpcpctl peer del"
 unload_all
 t0=$SECONDS
 dpkg -P "${pkgs[@]}" >"$TMP/dpkg-r.log" 2>&1 || fail "dpkg -P: $(cat "$TMP/dpkg-r.log")"
