@@ -169,6 +169,41 @@ static bool udpcp_rx_room(struct sock *sk, unsigned int truesize)
 	       (unsigned int)READ_ONCE(sk->sk_rcvbuf);
 }
 
+/*
+ * Where a sequence starts (no last ID yet: a new source, or after a
+ * sync), its first no-ack message can be overtaken whole by the next one
+ * (their packets went through different CPUs' queues) and would then look
+ * like a duplicate.  The few IDs just before the first one delivered since
+ * the start were never delivered in this sequence: each may come once,
+ * late.  Returns how far before that first ID @id is (bit d - 1 of
+ * rx_early), or 0 when @id is not such a message.
+ */
+static unsigned int udpcp_rx_early(const struct udpcp_peer *peer, u16 id)
+{
+	unsigned int d = (peer->rx_first_id + UDPCP_MAX_ID - id) % UDPCP_MAX_ID;
+
+	if (!(peer->flags & UDPCP_PEER_F_RX_VALID) || !d ||
+	    d > UDPCP_RX_PARTIALS || (peer->rx_early & BIT(d - 1)))
+		return 0;
+	return d;
+}
+
+/* Message @id is done with (delivered or lost): the sequence moves on. */
+static void udpcp_rx_advance(struct udpcp_peer *peer, u16 id)
+{
+	unsigned int early = udpcp_rx_early(peer, id);
+
+	if (!(peer->flags & UDPCP_PEER_F_RX_VALID)) {
+		peer->rx_first_id = id;
+		peer->rx_early = 0;
+	}
+	if (early)
+		peer->rx_early |= BIT(early - 1);
+	else
+		peer->rx_last_id = id;
+	peer->flags |= UDPCP_PEER_F_RX_VALID;
+}
+
 /* Queue a whole message to the application; false if it had no room. */
 static bool udpcp_rx_queue(struct udpcp_peer *peer, struct sk_buff *msg,
 			   u16 id)
@@ -184,8 +219,7 @@ static bool udpcp_rx_queue(struct udpcp_peer *peer, struct sk_buff *msg,
 	}
 	peer->stats.rx_msgs++;
 	peer->stats.rx_bytes += len;
-	peer->rx_last_id = id;
-	peer->flags |= UDPCP_PEER_F_RX_VALID;
+	udpcp_rx_advance(peer, id);
 	peer->flags &= ~UDPCP_PEER_F_RX_DEAD;
 	return true;
 }
@@ -197,17 +231,16 @@ static bool udpcp_rx_queue(struct udpcp_peer *peer, struct sk_buff *msg,
 static void udpcp_rx_give(struct udpcp_peer *peer, struct sk_buff *msg,
 			  u16 id)
 {
-	if (!udpcp_rx_queue(peer, msg, id)) {
-		peer->rx_last_id = id;
-		peer->flags |= UDPCP_PEER_F_RX_VALID;
-	}
+	if (!udpcp_rx_queue(peer, msg, id))
+		udpcp_rx_advance(peer, id);
 }
 
 /* A no-ack message may go now: nothing before it is still to come. */
 static bool udpcp_rx_in_turn(const struct udpcp_peer *peer, u16 id)
 {
 	return !(peer->flags & UDPCP_PEER_F_RX_VALID) ||
-	       id == udpcp_next_id(peer->rx_last_id);
+	       id == udpcp_next_id(peer->rx_last_id) ||
+	       udpcp_rx_early(peer, id);
 }
 
 /*
@@ -416,14 +449,18 @@ static void udpcp_rx_deliver_ack(struct udpcp_peer *peer,
 		udpcp_rx_ack(peer, &pkt->h, pkt->h.frag_amount - 1, false, xmitq);
 }
 
-static bool udpcp_rx_is_dup(const struct udpcp_peer *peer, u16 id)
+static bool udpcp_rx_is_dup(const struct udpcp_peer *peer,
+			    const struct udpcp_rx_pkt *pkt)
 {
 	unsigned int behind;
 
 	if (!(peer->flags & UDPCP_PEER_F_RX_VALID))
 		return false;
-	behind = (peer->rx_last_id + UDPCP_MAX_ID - id) % UDPCP_MAX_ID;
-	return behind < UDPCP_RX_DUP_WINDOW;
+	behind = (peer->rx_last_id + UDPCP_MAX_ID - pkt->id) % UDPCP_MAX_ID;
+	if (behind >= UDPCP_RX_DUP_WINDOW)
+		return false;
+	/* Ack modes never overtake: the sender waits for each message. */
+	return pkt->mode != UDPCP_NOACK || !udpcp_rx_early(peer, pkt->id);
 }
 
 static void udpcp_rx_sync(struct udpcp_peer *peer,
@@ -480,7 +517,7 @@ static void udpcp_rx_data(struct udpcp_peer *peer,
 		udpcp_rx_sync(peer, pkt, xmitq);
 		goto consume;
 	}
-	if (udpcp_rx_is_dup(peer, pkt->id)) {
+	if (udpcp_rx_is_dup(peer, pkt)) {
 		peer->stats.rx_duplicates++;
 		last = h->frag_num == h->frag_amount - 1;
 		if (pkt->mode == UDPCP_ACK ||

@@ -286,6 +286,13 @@ struct udpcp_peer {
 	u32			rx_truesize;	/* of rx_parts */
 	u16			rx_last_id;
 	u16			rx_dead_id;
+	/*
+	 * the first ID delivered since the sequence started, and which of
+	 * the UDPCP_RX_PARTIALS IDs before it came late (rx.c's
+	 * udpcp_rx_early()); under the socket lock
+	 */
+	u16			rx_first_id;
+	u8			rx_early;
 	u8			rx_nparts;
 
 	struct udpcp_stats	stats;
