@@ -17,17 +17,21 @@ for fam in 4 6; do
 	if [ $fam = 4 ]; then dst=$B4; else dst=$B6; fi
 	port=$((7100 + fam))
 	ip netns exec "$NS_B" python3 - "$fam" "$port" >"$out" 2>&1 <<'PY' &
-import socket, sys
+import os, socket, sys
 fam, port = sys.argv[1], int(sys.argv[2])
+SCALE = int(os.environ.get("UDPCP_TIMEOUT_SCALE", "1"))
 af = socket.AF_INET if fam == "4" else socket.AF_INET6
 s = socket.socket(af, socket.SOCK_DGRAM, 258)
 s.bind(("0.0.0.0" if fam == "4" else "::", port))
 open("/dev/shm/t35.ready." + fam, "w").close()
-s.settimeout(5)
+# The sender may take long to start (a debug kernel, a loaded host); once
+# messages flow, 5 s of quiet ends the wait.
+s.settimeout(SCALE * 60)
 got = []
 try:
     while True:
         got.append(s.recv(65536))
+        s.settimeout(5)
 except socket.timeout:
     pass
 print(" ".join("%d:%d" % (d[0], len(d)) for d in got))

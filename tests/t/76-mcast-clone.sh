@@ -40,7 +40,8 @@ idle = None
 while min(got) < n and time.monotonic() < end:
     r, _, _ = select.select(socks, [], [], 0.5)
     if not r:
-        if idle and time.monotonic() - idle > 10:
+        # quiet for 10 s once messages flow (the sender may start late)
+        if idle and max(got) and time.monotonic() - idle > 10:
             break
         idle = idle or time.monotonic()
         continue
