@@ -116,6 +116,7 @@ static const struct nla_policy udpcp_peer_policy[UDPCP_A_PEER_MAX + 1] = {
 	[UDPCP_A_PEER_REMOTE_PORT] = NLA_POLICY_MIN(NLA_U16, 1),
 	[UDPCP_A_PEER_SOCK] = NLA_POLICY_NESTED(udpcp_sock_policy),
 	[UDPCP_A_PEER_PARAMS] = NLA_POLICY_NESTED(udpcp_params_policy),
+	[UDPCP_A_PEER_REPLACE] = { .type = NLA_FLAG },
 };
 
 static const struct nla_policy udpcp_group_policy[UDPCP_A_GROUP_MAX + 1] = {
@@ -523,6 +524,7 @@ struct udpcp_nl_peer_req {
 	struct udpcp_addr	remote;
 	struct nlattr		*sock;		/* UDPCP_A_PEER_SOCK, if given */
 	struct nlattr		*params;
+	bool			replace;	/* peer-new only */
 };
 
 static int udpcp_nl_peer_parse(struct genl_info *info,
@@ -558,6 +560,12 @@ static int udpcp_nl_peer_parse(struct genl_info *info,
 		req->remote.port = htons(nla_get_u16(tb[UDPCP_A_PEER_REMOTE_PORT]));
 	req->sock = tb[UDPCP_A_PEER_SOCK];
 	req->params = tb[UDPCP_A_PEER_PARAMS];
+	req->replace = nla_get_flag(tb[UDPCP_A_PEER_REPLACE]);
+	if (req->replace && info->genlhdr->cmd != UDPCP_CMD_PEER_NEW) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[UDPCP_A_PEER_REPLACE],
+				    "replace is for peer-new only");
+		return -EINVAL;
+	}
 	return 0;
 }
 
@@ -619,13 +627,20 @@ static void udpcp_nl_cfg_apply(struct udpcp_net *un,
 	}
 }
 
+/*
+ * A namespace-wide peer.  With @replace, one that exists takes exactly the
+ * new parameters: the peers that followed the old ones lose them first, as
+ * if it had been deleted and added again, but in one step.
+ */
 static int udpcp_nl_cfg_new(struct udpcp_net *un, struct udpcp_nl_peer_req *req,
-			    struct netlink_ext_ack *extack)
+			    bool replace, struct netlink_ext_ack *extack)
 {
-	struct udpcp_peer_cfg *cfg;
+	struct udpcp_peer_cfg *cfg, *old;
 	int override;
 
-	if (udpcp_nl_find_cfg(un, &req->remote)) {
+	lockdep_assert_held(&un->lock);
+	old = udpcp_nl_find_cfg(un, &req->remote);
+	if (old && !replace) {
 		NL_SET_ERR_MSG(extack, "peer already exists");
 		return -EEXIST;
 	}
@@ -640,9 +655,34 @@ static int udpcp_nl_cfg_new(struct udpcp_net *un, struct udpcp_nl_peer_req *req,
 	cfg->addr = req->remote.addr;
 	cfg->port = req->remote.port;
 	cfg->override = override;
-	list_add_tail_rcu(&cfg->node, &un->configs);
+	if (old) {
+		udpcp_nl_cfg_apply(un, old, true);
+		/* Readers walk the list under RCU: replace, don't edit. */
+		list_replace_rcu(&old->node, &cfg->node);
+		kfree_rcu(old, rcu);
+	} else {
+		list_add_tail_rcu(&cfg->node, &un->configs);
+	}
 	udpcp_nl_cfg_apply(un, cfg, false);
 	return 0;
+}
+
+/* Under the namespace lock: a socket's peer that exists takes exactly @conf. */
+static int udpcp_nl_peer_replace(struct udpcp_sock *usk,
+				 const struct udpcp_addr *remote,
+				 const struct udpcp_peer_conf *conf)
+{
+	struct udpcp_peer *peer;
+
+	spin_lock_bh(&usk->lock);
+	peer = udpcp_peer_lookup(usk, remote);
+	if (peer) {
+		peer->flags |= UDPCP_PEER_F_CONFIGURED;
+		peer->override = 0;
+		udpcp_peer_set_params(peer, conf->override, &conf->params);
+	}
+	spin_unlock_bh(&usk->lock);
+	return peer ? 0 : -ENOENT;
 }
 
 static int udpcp_nl_peer_new(struct sk_buff *skb, struct genl_info *info)
@@ -659,7 +699,7 @@ static int udpcp_nl_peer_new(struct sk_buff *skb, struct genl_info *info)
 		return err;
 	mutex_lock(&un->lock);
 	if (!req.sock) {
-		err = udpcp_nl_cfg_new(un, &req, info->extack);
+		err = udpcp_nl_cfg_new(un, &req, req.replace, info->extack);
 		goto unlock;
 	}
 	usk = udpcp_nl_find_sock(un, req.sock, info->extack);
@@ -678,6 +718,8 @@ static int udpcp_nl_peer_new(struct sk_buff *skb, struct genl_info *info)
 	/* Configured before the peer-created event tells anyone of it. */
 	peer = udpcp_peer_add(usk, &req.remote, &conf);
 	err = PTR_ERR_OR_ZERO(peer);
+	if (err == -EEXIST && req.replace)
+		err = udpcp_nl_peer_replace(usk, &req.remote, &conf);
 	if (err == -EEXIST)
 		NL_SET_ERR_MSG(info->extack, "peer already exists");
 	else if (err == -ENOBUFS)

@@ -35,38 +35,47 @@ static int build_peer(struct nl_msg *msg, const struct req *r)
 		     &r->remote) ||
 	    nla_put_u16(msg, UDPCP_A_PEER_REMOTE_PORT, r->port) ||
 	    put_sock_sel(msg, UDPCP_A_PEER_SOCK, &r->local) ||
-	    put_params(msg, UDPCP_A_PEER_PARAMS, &r->params))
+	    put_params(msg, UDPCP_A_PEER_PARAMS, &r->params) ||
+	    (r->replace && nla_put_flag(msg, UDPCP_A_PEER_REPLACE)))
 		return -1;
 	nla_nest_end(msg, nest);
 	return 0;
 }
 
-/* add, change and del differ only in their command and parameters. */
+/* add, replace, change and del differ only in their command and parameters. */
 static int peer_modify(int argc, char **argv, const char *cmd, uint8_t op,
-		       int nparams)
+		       bool replace, int nparams)
 {
 	struct req r = { 0 };
 
 	if (parse_peer(argc, argv, &r, cmd, nparams))
 		return EXIT_USAGE;
+	r.replace = replace;
 	return nl_request(op, 0, &r, build_peer, NULL, NULL);
 }
 
 static int peer_add(int argc, char **argv)
 {
 	return peer_modify(argc, argv, "peer add", UDPCP_CMD_PEER_NEW,
-			   P_MAX_PEERS);
+			   false, P_MAX_PEERS);
+}
+
+/* As ip route replace: created, or its parameters become exactly these. */
+static int peer_replace(int argc, char **argv)
+{
+	return peer_modify(argc, argv, "peer replace", UDPCP_CMD_PEER_NEW,
+			   true, P_MAX_PEERS);
 }
 
 static int peer_change(int argc, char **argv)
 {
 	return peer_modify(argc, argv, "peer change", UDPCP_CMD_PEER_SET,
-			   P_MAX_PEERS);
+			   false, P_MAX_PEERS);
 }
 
 static int peer_del(int argc, char **argv)
 {
-	return peer_modify(argc, argv, "peer del", UDPCP_CMD_PEER_DEL, 0);
+	return peer_modify(argc, argv, "peer del", UDPCP_CMD_PEER_DEL, false, 0);
 }
 
 static int show_cb(struct nl_msg *msg, void *arg)
@@ -121,6 +130,7 @@ static int peer_show(int argc, char **argv)
 
 static const struct cmd cmds[] = {
 	{ "add", peer_add },
+	{ "replace", peer_replace },
 	{ "change", peer_change },
 	{ "del", peer_del },
 	{ "show", peer_show },
@@ -133,7 +143,7 @@ const struct object obj_peer = {
 	.ncmds = ARRAY_SIZE(cmds),
 	.fallback = peer_show,
 	.usage =
-	"Usage: " PROG " peer { add | change } ADDR port PORT [ LOCAL ] [ PARAM VALUE ]...\n"
+	"Usage: " PROG " peer { add | replace | change } ADDR port PORT [ LOCAL ] [ PARAM VALUE ]...\n"
 	"       " PROG " peer del ADDR port PORT [ LOCAL ]\n"
 	"       " PROG " [ -s ] peer [ show [ ADDR ] [ port PORT ] [ LOCAL ] ]\n"
 	"LOCAL := { local ADDR:PORT | local-port PORT }\n"

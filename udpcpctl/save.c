@@ -63,7 +63,7 @@ static int peer_cb(struct nl_msg *msg, void *arg)
 		sv->err = -1;
 		return NL_SKIP;
 	}
-	fprintf(sv->out, "peer add %s port %u", addr_str(&a, buf, sizeof(buf)),
+	fprintf(sv->out, "peer replace %s port %u", addr_str(&a, buf, sizeof(buf)),
 		nla_get_u16(tb[UDPCP_A_PEER_REMOTE_PORT]));
 	params_text(sv->out, &ps, &sv->defaults);
 	fputc('\n', sv->out);

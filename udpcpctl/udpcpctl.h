@@ -126,6 +126,7 @@ struct req {
 	const char *ifname;	/* group ... dev IFNAME */
 	uint32_t ifindex;	/* group ... ifindex N, or resolved ifname */
 	struct params params;
+	bool replace;		/* peer replace */
 	const char *seen[S_COUNT];	/* keyword that filled each slot */
 };
 

@@ -83,14 +83,14 @@ first_line "--help" 0 "$MAIN_USAGE" "$U" --help
 first_line "-h" 0 "$MAIN_USAGE" "$U" -h
 first_line "help" 0 "$MAIN_USAGE" "$U" help
 first_line "peer help" 0 \
-	"Usage: udpcpctl peer { add | change } ADDR port PORT [ LOCAL ] [ PARAM VALUE ]..." \
+	"Usage: udpcpctl peer { add | replace | change } ADDR port PORT [ LOCAL ] [ PARAM VALUE ]..." \
 	"$U" peer help
 first_line "pe h" 0 \
-	"Usage: udpcpctl peer { add | change } ADDR port PORT [ LOCAL ] [ PARAM VALUE ]..." \
+	"Usage: udpcpctl peer { add | replace | change } ADDR port PORT [ LOCAL ] [ PARAM VALUE ]..." \
 	"$U" pe h
 first_line "defaults help" 0 "Usage: udpcpctl defaults [ show ]" "$U" defaults help
 first_line "monitor help" 0 "Usage: udpcpctl [ -j ] [ -s ] monitor" "$U" monitor help
-PEER_USAGE="Usage: udpcpctl peer { add | change } ADDR port PORT [ LOCAL ] [ PARAM VALUE ]..."
+PEER_USAGE="Usage: udpcpctl peer { add | replace | change } ADDR port PORT [ LOCAL ] [ PARAM VALUE ]..."
 first_line "help peer" 0 "$PEER_USAGE" "$U" help peer
 first_line "help pe" 0 "$PEER_USAGE" "$U" help pe
 first_line "help save" 0 "Usage: udpcpctl [ -n NETNS ] save" "$U" help save
@@ -138,7 +138,7 @@ usage 'group leave: missing GROUP' group l
 usage 'defaults show: unexpected argument "x"' defaults ls x
 usage 'unknown sock show argument "x", expected local or local-port' sock lst x
 usage 'peer show: "1.2.3" is not an IPv4 or IPv6 address' peer list 1.2.3
-usage 'unknown peer command "frob", expected add, change, del, show or help' peer frob
+usage 'unknown peer command "frob", expected add, replace, change, del, show or help' peer frob
 usage 'ambiguous defaults command "s": show or set' defaults s
 usage 'defaults show: unexpected argument "extra"' defaults show extra
 usage 'defaults set: nothing to set' defaults set
@@ -359,6 +359,8 @@ $PEER2" "" fk peer ls
 		peer add 192.0.2.9 port 5 tx-timeout 0.25s rx-timeout 3000
 	req "peer-set v1 peer(remote-ipv6=2001:db8::9 remote-port=5 params(tx-timeout=7))" \
 		peer change 2001:db8::9 port 5 tx-timeout 7000us
+	req "peer-new v1 peer(remote-ipv4=192.0.2.9 remote-port=5 params(max-tries=2) replace=<0 bytes>)" \
+		peer replace 192.0.2.9 port 5 max-try 2
 
 	# ip's spellings of the options.
 	check "-json" 0 "$(fk -j defaults)" "" fk -json defaults
@@ -462,8 +464,8 @@ udpcpctl: $TMP/u.conf:3: Error: peer already exists" fk -force -b "$TMP/u.conf"
 # restore with: udpcpctl [ -n NETNS ] -b FILE
 defaults set mode ack checksum on tx-timeout 500 rx-timeout 5000 max-try 5 outstanding-acks 1 max-peers 64 peer-expiry 60000"
 	FAKEGENL_TEMPLATES=1 check "save" 0 "$SAVED
-peer add 198.51.100.7 port 7000 mode noack
-peer add 2001:db8::7 port 7001 mode single-ack" "" fk save
+peer replace 198.51.100.7 port 7000 mode noack
+peer replace 2001:db8::7 port 7001 mode single-ack" "" fk save
 	check "save: peers of sockets left out" 0 "$SAVED" "" fk save
 	FAKEGENL_TEMPLATES=1 check "-j save is the same text" 0 "$(FAKEGENL_TEMPLATES=1 fk save)" "" fk -j save
 	FAKEGENL_TEMPLATES=1 req "defaults-get v1
@@ -472,8 +474,8 @@ peer-get dump v1" save
 	: >"$TMP/log"
 	check "-b of save's output" 0 "" "" fk -b "$TMP/saved.conf"
 	check_log "-b of save's output: requests" "defaults-set v1 defaults(params(transfer-mode=1 checksum=1 tx-timeout=500 rx-timeout=5000 max-tries=5 outstanding-acks=1) max-peers=64 peer-expiry=60000)
-peer-new v1 peer(remote-ipv4=198.51.100.7 remote-port=7000 params(transfer-mode=0))
-peer-new v1 peer(remote-ipv6=2001:db8::7 remote-port=7001 params(transfer-mode=2))"
+peer-new v1 peer(remote-ipv4=198.51.100.7 remote-port=7000 params(transfer-mode=0) replace=<0 bytes>)
+peer-new v1 peer(remote-ipv6=2001:db8::7 remote-port=7001 params(transfer-mode=2) replace=<0 bytes>)"
 	FAKEGENL_TEMPLATES=1 FAKEGENL_DUMPERR="105:dump failed" check "save: a failed dump prints nothing" 2 "" \
 		"Error: dump failed" fk save
 	FAKEGENL_ERR="1:not allowed" check "save: refused, prints nothing" 2 "" "Error: not allowed" fk save

@@ -71,6 +71,13 @@ wait_until() {
 # --- cleanup -----------------------------------------------------------------
 _on_exit=()
 _namespaces=()
+# note TEXT: a figure worth keeping: printed, and written to the kernel
+# log, which the harness keeps (a passing test's output is not kept).
+note() {
+	echo "# $*"
+	echo "<6>udpcp-test: ${UDPCP_TEST:-test}: $*" >/dev/kmsg 2>/dev/null || true
+}
+
 on_exit() { _on_exit+=("$*"); }
 _teardown() {
 	local rc=$? i ns pids

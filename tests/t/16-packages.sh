@@ -8,7 +8,8 @@
 # two namespaces in ack mode; the installed /usr/sbin/udpcpctl talks to the
 # module; the installed unit passes `systemd-analyze verify` and its commands
 # run; a configuration saved with `udpcpctl save` comes back after
-# modprobe -r through the unit's commands; then modprobe -r, dpkg -P, and
+# modprobe -r through the unit's commands, and again over itself (a
+# restart); then modprobe -r, dpkg -P, and
 # nothing of the packages is left: no module for modprobe, no DKMS tree, no files.
 # Missing .debs are a failure: make check builds them first (make deb).
 # DKMS compiles the module inside this TCG guest: minutes on a loaded host.
@@ -35,13 +36,6 @@ done
 [ -e "/usr/src/udpcp-$version" ] && fail "/usr/src/udpcp-$version exists before the install"
 
 loaded() { grep -q "^$1 " /proc/modules; }
-# Durations go to the kernel log too (build/guest/dmesg.log keeps it): a
-# passing test's output is not kept.
-note() {
-	echo "# $*"
-	echo "<6>udpcp-test: 16-packages: $*" >/dev/kmsg
-}
-
 # dkms uses bash's <(...), which needs /dev/fd: the guest's devtmpfs has
 # none (udev makes it on a real system).
 if [ ! -e /dev/fd ]; then
@@ -200,7 +194,7 @@ echo "ok the unit's commands on the example configuration"
 "$ctl" peer add 2001:db8::77 port 6001 mode noack || fail "udpcpctl peer add (v6)"
 "$ctl" save >/etc/udpcp/udpcp.conf || fail "udpcpctl save"
 saved=$(cat /etc/udpcp/udpcp.conf)
-grep -q '^peer add 2001:db8::77 port 6001' <<<"$saved" || fail "save: $saved"
+grep -q '^peer replace 2001:db8::77 port 6001' <<<"$saved" || fail "save: $saved"
 unload_all
 for e in "${execs[@]}"; do
 	# shellcheck disable=SC2086 # the unit's words
@@ -208,6 +202,13 @@ for e in "${execs[@]}"; do
 done
 assert_eq "save after reload and the unit's commands" "$saved" "$("$ctl" save)"
 echo "ok save, modprobe -r, the unit's commands: the same configuration"
+# systemctl restart udpcp: the same commands again, over what they set.
+for e in "${execs[@]}"; do
+	# shellcheck disable=SC2086 # the unit's words
+	$e || fail "$unit: '$e' failed when run again (a restart)"
+done
+assert_eq "save after the unit's commands ran again" "$saved" "$("$ctl" save)"
+echo "ok the unit's commands again (a restart): the same configuration"
 
 # --- modprobe -r, dpkg -P: nothing left ------------------------------------------------
 unload_all

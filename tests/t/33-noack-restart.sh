@@ -23,11 +23,6 @@ topo_pair
 
 N1=50 N2=200
 SCALE=${UDPCP_TIMEOUT_SCALE:-1}
-# Figures also go to the kernel log, which the harness keeps.
-note() {
-	echo "$*"
-	echo "<6>udpcp-test: 33: $*" >/dev/kmsg 2>/dev/null || true
-}
 
 # A's namespace again, from nothing: what a rebooted unit looks like.
 recreate_a() {

@@ -20,11 +20,6 @@ topo_pair
 static_neigh
 topo_netem "$NS_A" "$IF_A" delay 20ms reorder 25%
 N=200
-# Figures also go to the kernel log, which the harness keeps.
-note() {
-	echo "$*"
-	echo "<6>udpcp-test: 34: $*" >/dev/kmsg 2>/dev/null || true
-}
 
 run() { # FAM CAST PORT
 	local fam=$1 cast=$2 port=$3 sport=$(($3 + 1000)) dst out

@@ -10,7 +10,8 @@
 # effect, line 4 not; -force goes on, names every failing line, and still
 # exits 2; -b - reads stdin, and a usage error on its line 2 stops it
 # there (exit 1).  Durations with units reach the kernel as milliseconds;
-# ls is show.  save without the module prints nothing and exits 2.
+# ls is show.  -b of a save over itself changes nothing (peer replace);
+# replace creates, or sets exactly the given parameters.  save without the module prints nothing and exits 2.
 # timeout: 180
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../lib/nl.sh"
@@ -52,11 +53,11 @@ check "peer list is peer show" 0 "$(uctl "$A" -j peer show | jq -c '[.[] | del(.
 
 SAVED_A="$HEAD
 defaults set mode single-ack checksum off tx-timeout 250 rx-timeout 2000 max-try 3 outstanding-acks 4 max-peers 100 peer-expiry 90000
-peer add 192.0.2.10 port 5000 mode noack max-try 2 outstanding-acks 16
-peer add 2001:db8::10 port 5001 checksum on tx-timeout 1500
-peer add 198.51.100.20 port 7
-peer add 2001:db8:1::1 port 65535 mode ack checksum on tx-timeout 60000 rx-timeout 1 max-try 10 outstanding-acks 255
-peer add 192.0.2.30 port 9 max-try 4"
+peer replace 192.0.2.10 port 5000 mode noack max-try 2 outstanding-acks 16
+peer replace 2001:db8::10 port 5001 checksum on tx-timeout 1500
+peer replace 198.51.100.20 port 7
+peer replace 2001:db8:1::1 port 65535 mode ack checksum on tx-timeout 60000 rx-timeout 1 max-try 10 outstanding-acks 255
+peer replace 192.0.2.30 port 9 max-try 4"
 check "save A" 0 "$SAVED_A" "" uctl "$A" save
 uctl "$A" save >"$NL_TMP/a.conf"
 
@@ -66,8 +67,8 @@ check "B: peer" 0 "" "" uctl "$B" peer add 203.0.113.5 port 4000 mode single-ack
 check "B: v6 peer" 0 "" "" uctl "$B" peer add 2001:db8:2::5 port 4001 max-try 1
 SAVED_B="$HEAD
 defaults set mode ack checksum on tx-timeout 100 rx-timeout 1250 max-try 5 outstanding-acks 8 max-peers 5 peer-expiry 300000
-peer add 203.0.113.5 port 4000 mode single-ack
-peer add 2001:db8:2::5 port 4001 max-try 1"
+peer replace 203.0.113.5 port 4000 mode single-ack
+peer replace 2001:db8:2::5 port 4001 max-try 1"
 check "save B" 0 "$SAVED_B" "" uctl "$B" save
 uctl "$B" save >"$NL_TMP/b.conf"
 check "A unchanged by B" 0 "$SAVED_A" "" uctl "$A" save
@@ -97,6 +98,21 @@ check "B: -b" 0 "" "" uctl "$B" -b "$NL_TMP/b.conf"
 uctl "$B" save >"$NL_TMP/b2.conf"
 check "B: save again, the same bytes" 0 "" "" cmp "$NL_TMP/b.conf" "$NL_TMP/b2.conf"
 check "A still A" 0 "$SAVED_A" "" uctl "$A" save
+
+echo "# restore again over itself (a restarted udpcp.service): nothing changes"
+check "A: -b twice" 0 "" "" uctl "$A" -b "$NL_TMP/a.conf"
+check "A: the same after -b twice" 0 "$SAVED_A" "" uctl "$A" save
+
+echo "# replace: created, or its parameters become exactly the new ones"
+check "replace, fewer parameters" 0 "" "" uctl "$A" peer replace 192.0.2.10 port 5000 tx-timeout 700
+check "replace dropped mode and max-try" 0 "mode single-ack checksum off tx-timeout 700 rx-timeout 2000 max-try 3 outstanding-acks 4" "" \
+	bash -c "\"\$U\" -n \"$A\" peer show 192.0.2.10 port 5000 | tail -n1 | sed 's/^ *//'"
+check "replace creates" 0 "peer 192.0.2.11 port 5000 state configured flags configured" "" \
+	bash -c "\"\$U\" -n \"$A\" peer replace 192.0.2.11 port 5000 && \"\$U\" -n \"$A\" peer show 192.0.2.11 port 5000 | head -n1"
+check "add still refuses an existing peer" 2 "" "Error: peer already exists" \
+	uctl "$A" peer add 192.0.2.11 port 5000
+check "clean up" 0 "" "" bash -c "\"\$U\" -n \"$A\" peer del 192.0.2.11 port 5000 && \"\$U\" -n \"$A\" -b \"$NL_TMP/a.conf\""
+check "A is A again" 0 "$SAVED_A" "" uctl "$A" save
 
 echo "# -b stops at the first failing line"
 F=$NL_TMP/err.conf

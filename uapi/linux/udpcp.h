@@ -209,6 +209,9 @@ enum {
 	UDPCP_A_PEER_RTT_US,		/* u32: smoothed send-to-ack time */
 	UDPCP_A_PEER_STATS,		/* nest, udpcp_a_stats */
 	UDPCP_A_PEER_MSG_ID,		/* u16: the message of an event */
+	UDPCP_A_PEER_REPLACE,		/* flag, peer-new: an existing peer
+					 * takes exactly the new parameters
+					 */
 
 	__UDPCP_A_PEER_MAX,
 	UDPCP_A_PEER_MAX = __UDPCP_A_PEER_MAX - 1

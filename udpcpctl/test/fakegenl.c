@@ -74,7 +74,7 @@ SET(sock, NULL, "pad", "cookie", "family", "local-ipv4", "local-ipv6",
 	"local-port", "params", "peer-count", "stats", "inode", "uid");
 SET(peer, NULL, "pad", "remote-ipv4", "remote-ipv6", "remote-port", "sock",
 	"params", "state", "flags", "next-msg-id", "last-rx-msg-id", "idle-ms",
-	"rtt-us", "stats", "msg-id");
+	"rtt-us", "stats", "msg-id", "replace");
 SET(group, NULL, "sock", "ipv4", "ipv6", "ifindex");
 SET(top, NULL, "defaults", "sock", "peer", "stats", "group");
 
@@ -85,10 +85,10 @@ static const struct set s_defaults = { defaults_names, 3, defaults_nests };
 static const struct set *const sock_nests[12] = { [7] = &s_params,
 						[9] = &s_stats };
 static const struct set s_sock = { sock_names, 11, sock_nests };
-static const struct set *const peer_nests[15] = { [5] = &s_sock,
+static const struct set *const peer_nests[16] = { [5] = &s_sock,
 						[6] = &s_params,
 						[13] = &s_stats };
-static const struct set s_peer = { peer_names, 14, peer_nests };
+static const struct set s_peer = { peer_names, 15, peer_nests };
 static const struct set *const group_nests[5] = { [1] = &s_sock };
 static const struct set s_group = { group_names, 4, group_nests };
 static const struct set *const top_nests[6] = {
@@ -163,7 +163,8 @@ static void log_request(struct nlmsghdr *nlh)
 	if (!f)
 		return;
 	fprintf(f, "%s%s v%u", g->cmd < 13 ? cmd_names[g->cmd] : "?",
-		nlh->nlmsg_flags & NLM_F_DUMP ? " dump" : "", g->version);
+		(nlh->nlmsg_flags & NLM_F_DUMP) == NLM_F_DUMP ? " dump" : "",
+		g->version);
 	if (genlmsg_attrlen(g, 0)) {
 		fputc(' ', f);
 		log_attrs(f, &s_top, genlmsg_attrdata(g, 0),
@@ -435,7 +436,7 @@ static void answer_udpcp(struct nlmsghdr *req)
 		ack(req, -atoi(err), text ? text + 1 : NULL, NLMSG_ERROR);
 		return;
 	}
-	if (req->nlmsg_flags & NLM_F_DUMP) {
+	if ((req->nlmsg_flags & NLM_F_DUMP) == NLM_F_DUMP) {
 		answer_dump(req, g->cmd);
 		return;
 	}
@@ -458,7 +459,7 @@ static void answer_ctrl(struct nlmsghdr *req)
 	struct nlattr *grps, *grp;
 	struct nl_msg *m;
 
-	bool dump = req->nlmsg_flags & NLM_F_DUMP;
+	bool dump = (req->nlmsg_flags & NLM_F_DUMP) == NLM_F_DUMP;
 
 	/* libnl asks for the family by name; the ynl CLI dumps them all. */
 	genlmsg_parse(req, 0, tb, CTRL_ATTR_MAX, NULL);
