@@ -394,6 +394,34 @@ void udpcp_tx_ack(struct udpcp_peer *peer, const struct udpcp_hdr *h,
 	udpcp_tx_next(peer, xmitq);
 }
 
+/*
+ * The path MTU fell below the message's fragments (an ICMP "fragmentation
+ * needed" or "packet too big" lowered the route's MTU): as they are they
+ * never arrive, so the message starts again under a new ID, cut to the
+ * new size -- a fragment's amount and number cannot change under one ID.
+ * The receiver drops the old partial message when the new ID starts.
+ * Each restart needs a smaller MTU, so this ends.
+ */
+static bool udpcp_tx_pmtu_restart(struct udpcp_peer *peer,
+				  struct sk_buff_head *xmitq)
+{
+	unsigned int payload = udpcp_udp_mtu_payload(peer);
+	struct sk_buff *msg = peer->tx_msg;
+
+	lockdep_assert_held(&peer->usk->lock);
+	if (!payload ||
+	    min_t(unsigned int, msg->len, peer->tx_frag_payload) <= payload)
+		return false;
+	peer->stats.tx_retries++;
+	peer->tx_msg = NULL;
+	peer->tx_state = UDPCP_TX_IDLE;
+	udpcp_tx_start(peer, msg, xmitq);
+	/* Too many fragments now: it failed, and the next one goes. */
+	if (peer->tx_state == UDPCP_TX_IDLE)
+		udpcp_tx_next(peer, xmitq);
+	return true;
+}
+
 void udpcp_tx_timeout(struct udpcp_peer *peer, struct sk_buff_head *xmitq)
 {
 	struct udpcp_params p;
@@ -422,6 +450,8 @@ void udpcp_tx_timeout(struct udpcp_peer *peer, struct sk_buff_head *xmitq)
 		}
 		break;
 	case UDPCP_TX_SENDING:
+		if (udpcp_tx_pmtu_restart(peer, xmitq))
+			return;
 		if (peer->tx_tries < p.max_tries) {
 			peer->tx_tries++;
 			peer->tx_retried = true;
