@@ -226,6 +226,18 @@ static const struct {
 	{ UDPCP_PEER_F_NEED_SYNC, "need-sync" },
 };
 
+int kw_state(struct req *r, const struct kw *k, const char *val)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(peer_states); i++) {
+		if (peer_states[i] && !strcmp(val, peer_states[i])) {
+			r->state = i + 1;
+			return 0;
+		}
+	}
+	return usage_err("%s: \"%s\" is not a state (idle, syncing, sending or configured)",
+			 k->word, val);
+}
+
 static void print_state(struct nlattr *a)
 {
 	uint8_t s = nla_get_u8(a);
@@ -284,6 +296,10 @@ bool peer_matches(struct nlattr *nest, const struct req *filter)
 	if (filter->remote.family && !addr_equal(&filter->remote, &remote.addr))
 		return false;
 	if (filter->port && filter->port != remote.port)
+		return false;
+	if (filter->state && (!tb[UDPCP_A_PEER_STATE] ||
+			      nla_get_u8(tb[UDPCP_A_PEER_STATE]) !=
+			      filter->state - 1))
 		return false;
 	return endpoint_matches(&local, filter);
 }

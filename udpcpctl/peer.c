@@ -97,16 +97,23 @@ static int show_cb(struct nl_msg *msg, void *arg)
  * all, namespace-wide configurations included, and prints those that
  * match: a "do" without a socket would find only the configuration.
  */
-static int parse_show(int argc, char **argv, struct req *r)
+int parse_peer_filter(const char *cmd, int argc, char **argv, struct req *r)
 {
+	static const struct kw filter_kws[] = {
+		{ "port", S_PORT, kw_port },
+		{ "local", S_LOCAL, kw_local },
+		{ "local-port", S_LOCAL, kw_local_port },
+		{ "state", S_STATE, kw_state },
+	};
+
 	if (argc && looks_like_addr(argv[0])) {
-		if (parse_addr("peer show", argv[0], &r->remote))
+		if (parse_addr(cmd, argv[0], &r->remote))
 			return EXIT_USAGE;
 		argc--;
 		argv++;
 	}
-	return parse_kws(argc, argv, r, "peer show", peer_kws,
-			 ARRAY_SIZE(peer_kws), 0);
+	return parse_kws(argc, argv, r, cmd, filter_kws,
+			 ARRAY_SIZE(filter_kws), 0);
 }
 
 static int peer_show(int argc, char **argv)
@@ -115,9 +122,9 @@ static int peer_show(int argc, char **argv)
 	bool one;
 	int err;
 
-	if (parse_show(argc, argv, &r))
+	if (parse_peer_filter("peer show", argc, argv, &r))
 		return EXIT_USAGE;
-	one = r.remote.family && r.port && req_has(&r, S_LOCAL);
+	one = r.remote.family && r.port && req_has(&r, S_LOCAL) && !r.state;
 	err = nl_open();
 	if (err)
 		return err;
@@ -145,7 +152,7 @@ const struct object obj_peer = {
 	.usage =
 	"Usage: " PROG " peer { add | replace | change } ADDR port PORT [ LOCAL ] [ PARAM VALUE ]...\n"
 	"       " PROG " peer del ADDR port PORT [ LOCAL ]\n"
-	"       " PROG " [ -s ] peer [ show [ ADDR ] [ port PORT ] [ LOCAL ] ]\n"
+	"       " PROG " [ -s ] peer [ show [ ADDR ] [ port PORT ] [ LOCAL ] [ state STATE ] ]\n"
 	"LOCAL := { local ADDR:PORT | local-port PORT }\n"
 	"PARAM := { mode { noack | ack | single-ack } | checksum { on | off } |\n"
 	"           tx-timeout TIME | rx-timeout TIME | max-try N | outstanding-acks N }\n"

@@ -34,7 +34,7 @@ static const char main_usage[] =
 	"       " PROG " help [ OBJECT ]\n"
 	"       " PROG " { -h | --help | -V | --version }\n"
 	"OBJECT := { defaults | sock | peer | stats | group | monitor | save }\n"
-	"OPTIONS := { -j[son] [ -p[retty] ] | -s[tats] | -n[etns] NETNS }\n"
+	"OPTIONS := { -j[son] [ -p[retty] ] | -s[tats] | -t[imestamp] | -n[etns] NETNS }\n"
 	"-b[atch] FILE: one command per line (OBJECT COMMAND ARGS), FILE - for stdin;\n"
 	"-f[orce]: go on after a failed line.  Options also take two dashes.\n"
 	"Objects and commands may be abbreviated to a unique prefix; list, ls and\n"
@@ -68,6 +68,13 @@ static int run_object(const struct object *o, int argc, char **argv)
 		for (i = 0; i < (int)o->ncmds; i++)
 			if (!strcmp(o->cmds[i].name, "show"))
 				return o->cmds[i].fn(argc - 1, argv + 1);
+	}
+	if (o->fallback_args) {
+		for (i = 0; i < (int)o->ncmds; i++)
+			if (!strcmp(o->cmds[i].name, argv[0]))
+				break;
+		if (i == (int)o->ncmds)
+			return o->fallback(argc, argv);
 	}
 	i = lookup(argv[0], o->cmds, o->ncmds, sizeof(o->cmds[0]), what);
 	if (i < 0)
@@ -144,6 +151,7 @@ static const struct gopt gopts[] = {
 	{ "json", 'j', false },
 	{ "pretty", 'p', false },
 	{ "stats", 's', false },
+	{ "timestamp", 't', false },
 	{ "netns", 'n', true },
 	{ "batch", 'b', true },
 	{ "force", 'f', false },
@@ -166,6 +174,9 @@ static int apply_opt(const struct gopt *g, const char *val)
 		break;
 	case 's':
 		opts.stats = true;
+		break;
+	case 't':
+		opts.timestamp = true;
 		break;
 	case 'f':
 		force = true;

@@ -34,6 +34,7 @@ struct opts {
 	bool json;
 	bool pretty;
 	bool stats;
+	bool timestamp;		/* monitor: when each event came */
 	const char *netns;
 };
 
@@ -112,6 +113,7 @@ enum kw_slot {
 	S_PORT = P_COUNT,
 	S_LOCAL,
 	S_DEV,
+	S_STATE,
 	S_COUNT,
 };
 
@@ -125,6 +127,7 @@ struct req {
 	struct endpoint local;	/* local ADDR:PORT, local-port PORT */
 	const char *ifname;	/* group ... dev IFNAME */
 	uint32_t ifindex;	/* group ... ifindex N, or resolved ifname */
+	int state;		/* peer show state STATE: 1 + UDPCP_PEER_STATE_* */
 	struct params params;
 	bool replace;		/* peer replace */
 	const char *seen[S_COUNT];	/* keyword that filled each slot */
@@ -148,6 +151,9 @@ int parse_kws(int argc, char **argv, struct req *r, const char *cmd,
 const char *param_word(int id);
 int kw_param(struct req *r, const struct kw *k, const char *val);
 int kw_port(struct req *r, const struct kw *k, const char *val);
+int kw_state(struct req *r, const struct kw *k, const char *val);
+/* peer show's and monitor's [ ADDR ] [ port PORT ] [ LOCAL ] [ state STATE ] */
+int parse_peer_filter(const char *cmd, int argc, char **argv, struct req *r);
 int kw_local(struct req *r, const struct kw *k, const char *val);
 int kw_local_port(struct req *r, const struct kw *k, const char *val);
 
@@ -219,6 +225,8 @@ struct object {
 	const struct cmd *cmds;
 	size_t ncmds;
 	int (*fallback)(int argc, char **argv);	/* no command given */
+	/* fallback also takes arguments: words that are not a command */
+	bool fallback_args;
 	const char *usage;
 };
 

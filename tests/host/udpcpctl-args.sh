@@ -89,7 +89,7 @@ first_line "pe h" 0 \
 	"Usage: udpcpctl peer { add | replace | change } ADDR port PORT [ LOCAL ] [ PARAM VALUE ]..." \
 	"$U" pe h
 first_line "defaults help" 0 "Usage: udpcpctl defaults [ show ]" "$U" defaults help
-first_line "monitor help" 0 "Usage: udpcpctl [ -j ] [ -s ] monitor" "$U" monitor help
+first_line "monitor help" 0 "Usage: udpcpctl [ -j ] [ -s ] [ -t ] monitor [ EVENT... ] [ ADDR ] [ port PORT ]" "$U" monitor help
 PEER_USAGE="Usage: udpcpctl peer { add | replace | change } ADDR port PORT [ LOCAL ] [ PARAM VALUE ]..."
 first_line "help peer" 0 "$PEER_USAGE" "$U" help peer
 first_line "help pe" 0 "$PEER_USAGE" "$U" help pe
@@ -132,7 +132,7 @@ usage '-b: unexpected argument "peer"' -force -b /dev/null peer
 usage 'unknown object "help-me", expected defaults, sock, peer, stats, group, monitor, save or help' help help-me
 usage 'help: unexpected argument "add"' help peer add
 usage 'unknown save command "now", expected help' save now
-usage 'unknown monitor command "ls", expected help' monitor ls
+usage 'monitor: unknown event "ls", expected peer-created, peer-removed, msg-failed or peer-resync' monitor ls
 # list, ls and lst are show, as exact words only: "l" is still leave.
 usage 'group leave: missing GROUP' group l
 usage 'defaults show: unexpected argument "x"' defaults ls x
@@ -190,7 +190,11 @@ usage 'unknown peer add argument "max-peers", expected port, local, local-port, 
 usage 'unknown peer del argument "mode", expected port, local or local-port' \
 	peer del 192.0.2.2 port 5 mode ack
 usage 'ambiguous peer add argument "l": local or local-port' peer add 192.0.2.2 port 5 l 1
-usage 'unknown peer show argument "foo", expected port, local or local-port' peer show foo
+usage 'unknown peer show argument "foo", expected port, local, local-port or state' peer show foo
+usage 'state: "busy" is not a state (idle, syncing, sending or configured)' peer show state busy
+usage 'monitor: unknown event "peer-lost", expected peer-created, peer-removed, msg-failed or peer-resync' monitor peer-lost
+usage 'monitor: "1.2.3" is not an IPv4 or IPv6 address' monitor msg-failed 1.2.3
+usage 'unknown monitor argument "bogus", expected port, local, local-port or state' monitor 192.0.2.1 bogus
 usage 'peer show: "10.0.0.256" is not an IPv4 or IPv6 address' peer show 10.0.0.256
 usage 'peer show: "fe80:x" is not an IPv4 or IPv6 address' peer show fe80:x
 usage 'local-port: "x" is not a number' sock show local-port x
@@ -204,7 +208,7 @@ usage 'dev: cannot find device "udpcpnodev0"' group join 239.1.1.1 local 5 dev u
 usage 'dev: "a/b" is not an interface name' group join 239.1.1.1 local 5 dev a/b
 usage 'local: "x" is not a number' group leave ff02::1 local '[::1]:x'
 usage 'group show: "192.0.2.1" is not a multicast address' group show 192.0.2.1
-usage 'unknown monitor command "now", expected help' monitor now
+usage 'monitor: unknown event "now", expected peer-created, peer-removed, msg-failed or peer-resync' monitor now
 
 # ---- no module: one line, exit 2 ------------------------------------------
 
@@ -497,6 +501,9 @@ $PEER2" "" fk peer
 	check "peer show port 5001" 0 "$PEER1" "" fk peer show port 5001
 	check "peer show local [2001:db8::1]:6000" 0 "$PEER2" "" fk peer show local '[2001:db8::1]:6000'
 	check "peer show 192.0.2.99" 0 "" "" fk peer show 192.0.2.99
+	check "peer show state syncing" 0 "$PEER1" "" fk peer show state syncing
+	check "peer show 192.0.2.3 state idle" 0 "" "" fk peer show 192.0.2.3 state idle
+	req "peer-get dump v1" peer show 192.0.2.2 port 5000 local-port 5000 state idle
 	check "group" 0 "$GROUP4
 $GROUP6" "" fk group
 	check "group show ff02::1:3" 0 "$GROUP6" "" fk group show ff02::1:3
@@ -667,8 +674,12 @@ comp_is "udpcpctl --ba" "--batch"
 comp_is "udpcpctl -b /nonexistent/x" ""
 comp_is "udpcpctl -b udpcpctl/udpcpctl.bash-c" "udpcpctl/udpcpctl.bash-completion"
 comp_is "udpcpctl -b udpcpctl/udpcpctl.bash-completion -f pe" "peer"
-comp_is "udpcpctl -json -n x peer ls " "local local-port port"
-comp_is "udpcpctl peer lst 192.0.2.1 port 5 " "local local-port"
+comp_is "udpcpctl -json -n x peer ls " "local local-port port state"
+comp_is "udpcpctl peer lst 192.0.2.1 port 5 " "local local-port state"
+comp_is "udpcpctl peer show state s" "sending syncing"
+comp_is "udpcpctl -t" "-t -timestamp"
+comp_is "udpcpctl monitor msg" "msg-failed"
+comp_is "udpcpctl monitor peer-created state c" "configured"
 comp_is "udpcpctl group list l" "local"
 
 echo "$pass passed, $fail failed, $skip skipped"

@@ -149,10 +149,16 @@ hold_sock() {
 # recvmsg, 47, only after joining).  Its pid in MON_PID.
 _mon_listens() { [ "$(cut -d' ' -f1 "/proc/$MON_PID/syscall" 2>/dev/null)" = 47 ]; }
 _mon_listens_or_gone() { _mon_listens || ! kill -0 "$MON_PID" 2>/dev/null; }
+# mon_start NS FILE [OPTION...] [-- FILTER...]: udpcpctl OPTION... monitor FILTER...
 mon_start() {
-	local ns=$1 file=$2
+	local ns=$1 file=$2 opts=()
 	shift 2
-	ip netns exec "$ns" "$U" "$@" monitor >"$file" 2>&1 &
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do
+		opts+=("$1")
+		shift
+	done
+	[ $# -gt 0 ] && shift
+	ip netns exec "$ns" "$U" "${opts[@]}" monitor "$@" >"$file" 2>&1 &
 	export MON_PID=$!
 	disown "$MON_PID"
 	wait_until 30 _mon_listens || fail "monitor in $ns did not start: $(cat "$file")"

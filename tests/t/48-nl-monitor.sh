@@ -5,7 +5,10 @@
 # message that failed (those the tool was told failed), peer-resync when a
 # sync is acknowledged, msg-failed for message 3 after two went through,
 # peer-removed when a socket closes and when an idle peer expires.  The
-# ynl CLI subscribed to the same group decodes the same events.
+# ynl CLI subscribed to the same group decodes the same events.  -t
+# stamps each event (UTC, ISO 8601, in order, within the run; -j as a
+# "timestamp" key); event names and peer filters (ADDR, port, LOCAL,
+# state) narrow what monitor prints.
 # timeout: 120
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../lib/nl.sh"
@@ -17,6 +20,11 @@ hold_sock "$A" 0.0.0.0 5000
 mon_start "$A" "$NL_TMP/mon-plain"
 mon_start "$A" "$NL_TMP/mon-json" -j
 mon_start "$A" "$NL_TMP/mon-full" -j -s
+mon_start "$A" "$NL_TMP/mon-time" -t -j
+mon_start "$A" "$NL_TMP/mon-tplain" -t
+mon_start "$A" "$NL_TMP/mon-filter" -- msg-failed peer-resync "$B4" port 5998
+mon_start "$A" "$NL_TMP/mon-state" -- peer-created state idle local-port 5000
+t_start=$(date -u +%s.%N)
 ynl_setup || fail "ynl tools missing"
 ip netns exec "$A" "$PY" "$YNL_DIR/tools/net/ynl/cli.py" --spec "$YNL_SPEC" --no-schema \
 	--subscribe events --sleep 40 --output-json >"$NL_TMP/ynl.out" 2>&1 &
@@ -126,6 +134,21 @@ check "-j -s monitor: counters at each failure" 0 '["msg-failed",5999,1,1,0]
 ["msg-failed",5999,3,3,0]
 ["msg-failed",5998,3,1,2]' "" \
 	bash -c "jq -c 'select(.event == \"msg-failed\") | [.event, .remote_port, .msg_id, .stats.tx_timeout, .stats.tx_msgs]' '$NL_TMP/mon-full'"
+
+t_end=$(date -u +%s.%N)
+check "-t -j monitor: 13 events, each a valid UTC timestamp within the run, in order" 0 "13 ok" "" \
+	"$PY" -c '
+import datetime, json, sys
+lines = open(sys.argv[1]).read().splitlines()
+ts = [datetime.datetime.fromisoformat(json.loads(l)["timestamp"].replace("Z", "+00:00")).timestamp() for l in lines]
+ok = all(float(sys.argv[2]) - 1 <= t <= float(sys.argv[3]) + 1 for t in ts) and ts == sorted(ts)
+print(len(ts), "ok" if ok else "bad: %s" % ts)' "$NL_TMP/mon-time" "$t_start" "$t_end"
+check "-t monitor: the same events, each after [TIMESTAMP]" 0 "$(sed 's/^/[T] /' "$NL_TMP/mon-plain")" "" \
+	sed -E 's/^\[[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{6}Z\] /[T] /' "$NL_TMP/mon-tplain"
+check "monitor msg-failed peer-resync $B4 port 5998: those only" 0 "peer-resync $B4 port 5998 $S:7002 state idle
+msg-failed $B4 port 5998 $S:7002 msg-id 3 state idle flags need-sync" "" cat "$NL_TMP/mon-filter"
+check "monitor peer-created state idle local-port 5000: those only" 0 "peer-created $B4 port 7000 local 0.0.0.0:5000 state idle flags configured,need-sync
+peer-created $B4 port 6000 local 0.0.0.0:5000 state idle flags need-sync" "" cat "$NL_TMP/mon-state"
 
 echo "# ynl"
 wait "$ynl" || true
