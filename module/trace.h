@@ -250,11 +250,16 @@ DECLARE_EVENT_CLASS(udpcp_msg_class,
 		  __entry->tries)
 );
 
-/* A whole message queued to the application (tries: 0, not known). */
-DEFINE_EVENT(udpcp_msg_class, udpcp_msg_deliver,
+/* A whole message queued to the application; how often sent: unknown. */
+DEFINE_EVENT_PRINT(udpcp_msg_class, udpcp_msg_deliver,
 	TP_PROTO(const struct udpcp_peer *peer, u16 id, unsigned int len,
 		 u8 tries, int err),
-	TP_ARGS(peer, id, len, tries, err)
+	TP_ARGS(peer, id, len, tries, err),
+
+	TP_printk(UDPCP_TP_ENDS_FMT " id=%u len=%u",
+		  __entry->cookie, __entry->laddr,
+		  __entry->lport, __entry->raddr, __entry->rport,
+		  __entry->id, __entry->len)
 );
 
 /* Every fragment of a message acknowledged: it is done. */
