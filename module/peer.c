@@ -7,6 +7,7 @@
 #include <linux/jhash.h>
 
 #include "udpcp.h"
+#include "trace.h"
 
 static const struct rhashtable_params udpcp_peer_rht = {
 	.head_offset = offsetof(struct udpcp_peer, node),
@@ -351,6 +352,7 @@ static struct udpcp_peer *udpcp_peer_create(struct udpcp_sock *usk,
 	usk->npeers++;
 	/* Under the lock: once it is released, netlink may delete the peer. */
 	udpcp_notify_peer(peer, UDPCP_CMD_PEER_CREATED_NTF, 0, GFP_ATOMIC);
+	trace_udpcp_peer_create(peer);
 	spin_unlock_bh(&usk->lock);
 	return peer;
 
@@ -464,6 +466,7 @@ void udpcp_peers_gc(struct udpcp_net *un)
 		list_for_each_entry_safe(peer, tmp, &usk->peers, sock_node) {
 			if (!udpcp_peer_idle(peer, expiry))
 				continue;
+			trace_udpcp_peer_expire(peer);
 			udpcp_peer_unlink(un, peer);
 			list_add_tail(&peer->sock_node, &dead);
 		}

@@ -10,6 +10,7 @@
 #include <net/udp.h>
 
 #include "udpcp.h"
+#include "trace.h"
 
 /* The packet as parsed, before any state is touched. */
 struct udpcp_rx_pkt {
@@ -39,6 +40,43 @@ struct udpcp_rx_part {
 	u8			count;
 	DECLARE_BITMAP(have, UDPCP_MAX_FRAGS + 1);
 };
+
+/*
+ * The kernel's drop reason closest to each of ours, for skb:kfree_skb and
+ * dropwatch; the udpcp_drop tracepoint tells them apart.
+ */
+static const enum skb_drop_reason udpcp_skb_drop_reason[] = {
+	[UDPCP_DROP_CHECKSUM]	= SKB_DROP_REASON_SKB_CSUM,
+	[UDPCP_DROP_MALFORMED]	= SKB_DROP_REASON_INVALID_PROTO,
+	[UDPCP_DROP_DUPLICATE]	= UDPCP_SKB_DROP_DUP_FRAG,
+	[UDPCP_DROP_RCVBUF]	= SKB_DROP_REASON_SOCKET_RCVBUFF,
+	/* Partial messages are held within the receive buffer. */
+	[UDPCP_DROP_EVICTED]	= SKB_DROP_REASON_SOCKET_RCVBUFF,
+	[UDPCP_DROP_REPLACED]	= UDPCP_SKB_DROP_FRAG_TOO_FAR,
+	[UDPCP_DROP_STALE]	= UDPCP_SKB_DROP_REASM_TIMEOUT,
+	[UDPCP_DROP_TIMEOUT]	= UDPCP_SKB_DROP_REASM_TIMEOUT,
+	[UDPCP_DROP_NOMEM]	= SKB_DROP_REASON_NOMEM,
+	[UDPCP_DROP_NO_PEER]	= SKB_DROP_REASON_PROTO_MEM,
+	[UDPCP_DROP_CLOSE]	= UDPCP_SKB_DROP_SOCKET_CLOSE,
+};
+
+/* Free a received packet that goes no further, saying why. */
+static void udpcp_rx_drop(struct udpcp_sock *usk,
+			  const struct udpcp_rx_cb *cb, struct sk_buff *skb,
+			  u16 id, u8 num, u8 amount,
+			  enum udpcp_drop_reason why)
+{
+	trace_udpcp_drop(usk, cb, skb, id, num, amount, why);
+	kfree_skb_reason(skb, udpcp_skb_drop_reason[why]);
+}
+
+/* The same for one of a peer's fragments, whose cb says where from. */
+static void udpcp_rx_drop_frag(struct udpcp_peer *peer, struct sk_buff *skb,
+			       u16 id, u8 amount, enum udpcp_drop_reason why)
+{
+	udpcp_rx_drop(peer->usk, UDPCP_RX_CB(skb), skb, id,
+		      UDPCP_RX_CB(skb)->frag_num, amount, why);
+}
 
 static void udpcp_rx_ack(struct udpcp_peer *peer, const struct udpcp_hdr *h,
 			 u8 num, bool dup, struct sk_buff_head *xmitq)
@@ -98,19 +136,11 @@ static void udpcp_rx_update_deadline(struct udpcp_peer *peer)
 	peer->rx_deadline = next;
 }
 
-/* Unlink and free @part, with the fragments it still holds. */
+/* Unlink and free @part, whose fragments are gone (dropped or taken). */
 static void udpcp_rx_part_free(struct udpcp_peer *peer,
 			       struct udpcp_rx_part *part)
 {
-	struct sk_buff *skb = part->head, *next;
-
 	lockdep_assert_held(&peer->usk->lock);
-	while (skb) {
-		next = skb->next;
-		skb_mark_not_on_list(skb);
-		kfree_skb(skb);
-		skb = next;
-	}
 	peer->usk->rx_partial_mem -= part->truesize;
 	peer->rx_truesize -= part->truesize;
 	peer->rx_nparts--;
@@ -124,8 +154,18 @@ static void udpcp_rx_part_free(struct udpcp_peer *peer,
  * discarded.  @dead: its ID is dead, as in udpcp_rx_timeout().
  */
 static void udpcp_rx_part_drop(struct udpcp_peer *peer,
-			       struct udpcp_rx_part *part, bool dead)
+			       struct udpcp_rx_part *part, bool dead,
+			       enum udpcp_drop_reason why)
 {
+	struct sk_buff *skb = part->head, *next;
+
+	while (skb) {
+		next = skb->next;
+		skb_mark_not_on_list(skb);
+		udpcp_rx_drop_frag(peer, skb, part->id, part->amount, why);
+		skb = next;
+	}
+	part->head = NULL;
 	peer->stats.rx_discarded_frags += part->count;
 	if (dead) {
 		peer->rx_dead_id = part->id;
@@ -139,7 +179,7 @@ void udpcp_rx_purge(struct udpcp_peer *peer)
 	struct udpcp_rx_part *part, *tmp;
 
 	list_for_each_entry_safe(part, tmp, &peer->rx_parts, peer_node)
-		udpcp_rx_part_drop(peer, part, false);
+		udpcp_rx_part_drop(peer, part, false, UDPCP_DROP_CLOSE);
 	peer->rx_deadline = 0;
 }
 
@@ -213,10 +253,11 @@ static bool udpcp_rx_queue(struct udpcp_peer *peer, struct sk_buff *msg,
 
 	if (!udpcp_rx_room(sk, msg->truesize) ||
 	    __sock_queue_rcv_skb(sk, msg) < 0) {
-		kfree_skb(msg);
+		udpcp_rx_drop_frag(peer, msg, id, 0, UDPCP_DROP_RCVBUF);
 		peer->stats.rx_dropped++;
 		return false;
 	}
+	trace_udpcp_msg_deliver(peer, id, len, 0, 0);
 	peer->stats.rx_msgs++;
 	peer->stats.rx_bytes += len;
 	udpcp_rx_advance(peer, id);
@@ -284,7 +325,9 @@ static void udpcp_rx_release(struct udpcp_peer *peer,
 		} else {
 			if (expired)
 				peer->stats.rx_timeout++;
-			udpcp_rx_part_drop(peer, part, expired);
+			udpcp_rx_part_drop(peer, part, expired,
+					   expired ? UDPCP_DROP_TIMEOUT :
+						     UDPCP_DROP_REPLACED);
 		}
 		if (last)
 			break;
@@ -362,7 +405,7 @@ static bool udpcp_rx_make_room(struct udpcp_peer *peer, unsigned int truesize)
 		if (vpeer == peer)
 			continue;
 		/* What it held back waits for its own deadline. */
-		udpcp_rx_part_drop(vpeer, victim, true);
+		udpcp_rx_part_drop(vpeer, victim, true, UDPCP_DROP_EVICTED);
 		udpcp_rx_update_deadline(vpeer);
 	}
 	return usk->rx_partial_mem + truesize <= limit;
@@ -423,7 +466,8 @@ static void udpcp_rx_deliver_ack(struct udpcp_peer *peer,
 		 * message fail although every fragment got here.
 		 */
 		peer->stats.rx_dropped++;
-		kfree_skb(last);
+		udpcp_rx_drop_frag(peer, last, pkt->id, pkt->h.frag_amount,
+				   UDPCP_DROP_RCVBUF);
 		if (part) {
 			struct udpcp_params p;
 
@@ -468,6 +512,7 @@ static void udpcp_rx_sync(struct udpcp_peer *peer,
 			  struct sk_buff_head *xmitq)
 {
 	/* Complete messages sent before the sync still go up, in order. */
+	trace_udpcp_sync_recv(peer, UDPCP_SYNC_ID, 0, 1, 1);
 	udpcp_rx_release(peer, NULL, false);
 	udpcp_rx_update_deadline(peer);
 	peer->flags &= ~(UDPCP_PEER_F_RX_VALID | UDPCP_PEER_F_RX_DEAD);
@@ -507,6 +552,7 @@ static void udpcp_rx_data(struct udpcp_peer *peer,
 			  struct sk_buff_head *xmitq)
 {
 	const struct udpcp_hdr *h = &pkt->h;
+	enum udpcp_drop_reason why;
 	struct udpcp_rx_part *part;
 	unsigned int bytes = 0, len;
 	bool last;
@@ -523,10 +569,12 @@ static void udpcp_rx_data(struct udpcp_peer *peer,
 		if (pkt->mode == UDPCP_ACK ||
 		    (pkt->mode == UDPCP_SINGLE_ACK && last))
 			udpcp_rx_ack(peer, h, h->frag_num, true, xmitq);
-		goto consume;
+		why = UDPCP_DROP_DUPLICATE;
+		goto drop;
 	}
 	if ((peer->flags & UDPCP_PEER_F_RX_DEAD) && pkt->id == peer->rx_dead_id) {
 		peer->stats.rx_discarded_frags++;
+		why = UDPCP_DROP_STALE;
 		goto drop;
 	}
 	peer->flags &= ~UDPCP_PEER_F_RX_DEAD;
@@ -536,13 +584,15 @@ static void udpcp_rx_data(struct udpcp_peer *peer,
 	if (part) {
 		if (h->frag_amount != part->amount || len != part->len) {
 			peer->stats.rx_malformed++;
+			why = UDPCP_DROP_MALFORMED;
 			goto drop;
 		}
 		if (test_bit(h->frag_num, part->have)) {
 			/* A retransmission whose ack was lost: ack again. */
 			if (pkt->mode == UDPCP_ACK)
 				udpcp_rx_ack(peer, h, h->frag_num, false, xmitq);
-			goto consume;
+			why = UDPCP_DROP_DUPLICATE;
+			goto drop;
 		}
 		bytes = part->bytes;
 		last = part->count + 1 == part->amount;
@@ -553,7 +603,9 @@ static void udpcp_rx_data(struct udpcp_peer *peer,
 		/* The fragments do not add up to the message length. */
 		peer->stats.rx_malformed++;
 		if (part)
-			udpcp_rx_part_drop(peer, part, false);
+			udpcp_rx_part_drop(peer, part, false,
+					   UDPCP_DROP_MALFORMED);
+		why = UDPCP_DROP_MALFORMED;
 		goto drop;
 	}
 
@@ -576,6 +628,7 @@ static void udpcp_rx_data(struct udpcp_peer *peer,
 	if (!part) {
 		if (!udpcp_rx_slot(peer, pkt)) {
 			peer->stats.rx_discarded_frags++;
+			why = UDPCP_DROP_REPLACED;
 			goto drop;
 		}
 		/* A message of one packet, its turn: nothing to put together. */
@@ -613,7 +666,8 @@ out:
 	return;
 
 drop_mem:
-	kfree_skb(skb);
+	udpcp_rx_drop_frag(peer, skb, pkt->id, h->frag_amount,
+			   UDPCP_DROP_NOMEM);
 drop_mem_nofree:
 	peer->stats.rx_dropped++;
 	goto out;
@@ -621,7 +675,7 @@ consume:
 	consume_skb(skb);
 	return;
 drop:
-	kfree_skb(skb);
+	udpcp_rx_drop_frag(peer, skb, pkt->id, h->frag_amount, why);
 }
 
 static bool udpcp_rx_parse(struct sk_buff *skb, struct udpcp_rx_pkt *pkt)
@@ -678,29 +732,35 @@ static void udpcp_rx_source(struct sk_buff *skb, struct udpcp_addr *from,
 int udpcp_encap_rcv(struct sock *udp_sk, struct sk_buff *skb)
 {
 	struct udpcp_sock *usk = rcu_dereference_sk_user_data(udp_sk);
-	struct udpcp_rx_pkt pkt;
+	/* Zeroed: a drop's tracepoint reports the header, even a short one. */
+	struct udpcp_rx_pkt pkt = {};
+	enum udpcp_drop_reason why;
 	struct udpcp_peer *peer;
 	struct sk_buff_head xmitq;
 	struct udpcp_addr from;
 	struct udpcp_rx_cb cb;
 
-	if (!usk)
-		goto drop;
+	if (!usk) {
+		kfree_skb_reason(skb, SKB_DROP_REASON_NO_SOCKET);
+		return 0;
+	}
 	__skb_queue_head_init(&xmitq);
+	udpcp_rx_source(skb, &from, &cb);
 
 	if (!udpcp_rx_parse(skb, &pkt)) {
 		spin_lock(&usk->lock);
 		usk->stats.rx_malformed++;
 		spin_unlock(&usk->lock);
+		why = UDPCP_DROP_MALFORMED;
 		goto drop;
 	}
-	udpcp_rx_source(skb, &from, &cb);
 
 	if ((pkt.h.flags & UDPCP_F_CHECKSUM) &&
 	    !udpcp_csum_ok(skb, sizeof(struct udphdr), &pkt.h)) {
 		spin_lock(&usk->lock);
 		usk->stats.crc_errors++;
 		spin_unlock(&usk->lock);
+		why = UDPCP_DROP_CHECKSUM;
 		goto drop;
 	}
 
@@ -723,11 +783,15 @@ int udpcp_encap_rcv(struct sock *udp_sk, struct sk_buff *skb)
 		spin_lock(&usk->lock);
 		usk->stats.rx_dropped++;
 		spin_unlock(&usk->lock);
+		why = PTR_ERR(peer) == -ENOMEM ? UDPCP_DROP_NOMEM :
+						 UDPCP_DROP_NO_PEER;
 		goto drop;
 	}
 
-	if (!pskb_may_pull(skb, sizeof(struct udphdr) + UDPCP_HDR_LEN))
+	if (!pskb_may_pull(skb, sizeof(struct udphdr) + UDPCP_HDR_LEN)) {
+		why = UDPCP_DROP_NOMEM;
 		goto drop;
+	}
 	__skb_pull(skb, sizeof(struct udphdr) + UDPCP_HDR_LEN);
 	*UDPCP_RX_CB(skb) = cb;
 	UDPCP_RX_CB(skb)->frag_num = pkt.h.frag_num;
@@ -735,6 +799,7 @@ int udpcp_encap_rcv(struct sock *udp_sk, struct sk_buff *skb)
 	spin_lock(&usk->lock);
 	if (peer->flags & UDPCP_PEER_F_DEAD) {
 		spin_unlock(&usk->lock);
+		why = UDPCP_DROP_CLOSE;
 		goto drop;
 	}
 	udpcp_rx_data(peer, &pkt, skb, &xmitq);
@@ -746,6 +811,7 @@ consume:
 	consume_skb(skb);
 	return 0;
 drop:
-	kfree_skb(skb);
+	udpcp_rx_drop(usk, &cb, skb, pkt.id, pkt.h.frag_num,
+		      pkt.h.frag_amount, why);
 	return 0;
 }

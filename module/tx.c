@@ -12,6 +12,7 @@
 #include <net/ip.h>
 
 #include "udpcp.h"
+#include "trace.h"
 
 /* Used when no route is known: the packets are lost and retried. */
 #define UDPCP_FALLBACK_PAYLOAD	(IPV6_MIN_MTU - sizeof(struct ipv6hdr) - \
@@ -42,6 +43,7 @@ static void udpcp_tx_sync(struct udpcp_peer *peer, struct sk_buff_head *xmitq)
 	struct sk_buff *skb;
 	u8 flags = UDPCP_F_SINGLE;
 
+	trace_udpcp_sync_send(peer, UDPCP_SYNC_ID, 0, 1, peer->tx_tries);
 	skb = udpcp_udp_alloc(UDPCP_HDR_LEN);
 	if (!skb)
 		return;
@@ -153,8 +155,11 @@ static void udpcp_tx_fill(struct udpcp_peer *peer, struct sk_buff_head *xmitq)
 		window = p.outstanding_acks;
 	}
 	while (peer->tx_next < peer->tx_frags &&
-	       peer->tx_next - peer->tx_base < window)
+	       peer->tx_next - peer->tx_base < window) {
+		trace_udpcp_frag_send(peer, peer->tx_id, peer->tx_next,
+				      peer->tx_frags, peer->tx_tries);
 		udpcp_tx_frag(peer, peer->tx_next++, xmitq);
+	}
 }
 
 static void udpcp_rtt_sample(u32 *srtt, u32 sample)
@@ -174,6 +179,7 @@ static void udpcp_tx_complete(struct udpcp_peer *peer)
 		udpcp_rtt_sample(&peer->srtt_us, rtt);
 		udpcp_rtt_sample(&usk->srtt_us, rtt);
 	}
+	trace_udpcp_msg_acked(peer, peer->tx_id, msg->len, peer->tx_tries, 0);
 	peer->stats.tx_msgs++;
 	peer->stats.tx_bytes += msg->len;
 	peer->tx_msg = NULL;
@@ -197,6 +203,7 @@ static void udpcp_tx_fail(struct udpcp_peer *peer, struct sk_buff *msg,
 {
 	struct udpcp_addr to;
 
+	trace_udpcp_msg_fail(peer, id, msg->len, peer->tx_tries, err);
 	udpcp_peer_to_addr(peer, &to);
 	udpcp_tx_fail_report(peer->usk, &to, id, msg->len, err);
 	peer->stats.tx_timeout++;
@@ -218,6 +225,7 @@ static void udpcp_tx_start(struct udpcp_peer *peer, struct sk_buff *msg,
 	peer->tx_frags = max_t(unsigned int, 1, DIV_ROUND_UP(msg->len, payload));
 	if (DIV_ROUND_UP(msg->len, payload) > UDPCP_MAX_FRAGS) {
 		/* The path MTU is too small for this message. */
+		peer->tx_tries = 0;	/* never sent */
 		udpcp_tx_fail(peer, msg, peer->tx_id, EMSGSIZE);
 		return;
 	}
@@ -325,6 +333,8 @@ bool udpcp_tx_single(struct udpcp_peer *peer, struct sk_buff *msg,
 			1, 0, id, len);
 	if (csum)
 		udpcp_csum_set(msg);
+	trace_udpcp_msg_queue(peer, id, len, mode, 0);
+	trace_udpcp_frag_send(peer, id, 0, 1, 1);
 	peer->stats.tx_msgs++;
 	peer->stats.tx_bytes += len;
 	udpcp_peer_touch(peer);
@@ -336,9 +346,21 @@ slow:
 	return false;
 }
 
+/*
+ * The ID a message queued behind @ahead others will go out as: each takes
+ * the next one when it starts, or fails waiting for a sync.
+ */
+static u16 udpcp_tx_queued_id(const struct udpcp_peer *peer, u32 ahead)
+{
+	return (peer->next_id - 1 + ahead) % UDPCP_MAX_ID + 1;
+}
+
 int udpcp_tx_queue(struct udpcp_sock *usk, struct udpcp_peer *peer,
 		   struct sk_buff *msg, struct sk_buff_head *xmitq)
 {
+	trace_udpcp_msg_queue(peer, udpcp_tx_queued_id(peer, peer->txq.qlen),
+			      msg->len, UDPCP_TX_CB(msg)->mode,
+			      peer->txq.qlen + 1);
 	__skb_queue_tail(&peer->txq, msg);
 	usk->tx_pending++;
 	udpcp_peer_touch(peer);
@@ -353,6 +375,7 @@ void udpcp_tx_ack(struct udpcp_peer *peer, const struct udpcp_hdr *h,
 	unsigned int num = h->frag_num;
 	unsigned long *acked;
 
+	trace_udpcp_ack_recv(peer, id, num, h->flags2 & UDPCP_F_DUP);
 	switch (peer->tx_state) {
 	case UDPCP_TX_SYNC:
 		if (id != UDPCP_SYNC_ID)
@@ -459,6 +482,9 @@ void udpcp_tx_timeout(struct udpcp_peer *peer, struct sk_buff_head *xmitq)
 				if (test_bit(i, UDPCP_TX_CB(peer->tx_msg)->acked))
 					continue;
 				peer->stats.tx_retries++;
+				trace_udpcp_frag_retransmit(peer, peer->tx_id,
+							    i, peer->tx_frags,
+							    peer->tx_tries);
 				udpcp_tx_frag(peer, i, xmitq);
 			}
 			peer->tx_deadline = udpcp_tx_deadline(peer);

@@ -210,6 +210,19 @@ static inline struct net *udpcp_sock_net(const struct udpcp_sock *usk)
 	return sock_net(&usk->inet.sk);
 }
 
+/* The local address a socket is bound to, IPv4 as v4-mapped. */
+static inline void udpcp_sock_bound_addr(const struct udpcp_sock *usk,
+					 struct in6_addr *addr)
+{
+#if IS_ENABLED(CONFIG_IPV6)
+	if (usk->inet.sk.sk_family == AF_INET6) {
+		*addr = usk->inet.sk.sk_v6_rcv_saddr;
+		return;
+	}
+#endif
+	ipv6_addr_set_v4mapped(usk->inet.inet_rcv_saddr, addr);
+}
+
 /* The key of a peer in udpcp_net.peers: the socket and the remote end. */
 struct udpcp_peer_key {
 	const struct udpcp_sock	*usk;
@@ -322,6 +335,24 @@ struct udpcp_tx_cb {
 #define UDPCP_TX_DEFAULT	0xff	/* the peer's (or socket's) setting */
 
 #define UDPCP_TX_CB(skb) ((struct udpcp_tx_cb *)((skb)->cb))
+
+/*
+ * Why the receiver dropped a packet, as the udpcp_drop tracepoint names
+ * it; rx.c maps each to the closest skb drop reason the kernel has.
+ */
+enum udpcp_drop_reason {
+	UDPCP_DROP_CHECKSUM,	/* Adler-32 mismatch */
+	UDPCP_DROP_MALFORMED,	/* header or lengths against the protocol */
+	UDPCP_DROP_DUPLICATE,	/* a message already delivered */
+	UDPCP_DROP_RCVBUF,	/* no room in the receive buffer */
+	UDPCP_DROP_EVICTED,	/* partial message evicted for room */
+	UDPCP_DROP_REPLACED,	/* partial message given up for a newer */
+	UDPCP_DROP_STALE,	/* fragment of a message already given up */
+	UDPCP_DROP_TIMEOUT,	/* partial message expired (rx timeout) */
+	UDPCP_DROP_NOMEM,	/* an allocation failed */
+	UDPCP_DROP_NO_PEER,	/* the socket's peer limit, or it closes */
+	UDPCP_DROP_CLOSE,	/* the peer went away holding it */
+};
 
 /* Per received message: where it came from (ahead of SOCK_SKB_CB). */
 struct udpcp_rx_cb {
