@@ -35,11 +35,6 @@ static inline void udpcp_hrtimer_setup(struct hrtimer *timer,
 
 /* 6.6 moved inet_sock's bitfields into inet_flags. */
 #if LINUX_VERSION_CODE < KERNEL_VERSION(6, 6, 0)
-static inline bool udpcp_inet_mc_loop(const struct sock *sk)
-{
-	return inet_sk(sk)->mc_loop;
-}
-
 static inline u8 udpcp_inet_tos(const struct sock *sk)
 {
 	return inet_sk(sk)->tos;
@@ -55,11 +50,6 @@ static inline void udpcp_inet_set_mc_loop(struct sock *sk, bool on)
 	inet_sk(sk)->mc_loop = on;
 }
 #else
-static inline bool udpcp_inet_mc_loop(const struct sock *sk)
-{
-	return inet_test_bit(MC_LOOP, sk);
-}
-
 static inline u8 udpcp_inet_tos(const struct sock *sk)
 {
 	return READ_ONCE(inet_sk(sk)->tos);

@@ -83,7 +83,6 @@ static int __net_init udpcp_net_init(struct net *net)
 {
 	struct udpcp_net *un = udpcp_pernet(net);
 
-	un->net = net;
 	mutex_init(&un->lock);
 	INIT_LIST_HEAD(&un->socks);
 	INIT_LIST_HEAD(&un->configs);

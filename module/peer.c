@@ -268,11 +268,6 @@ u8 udpcp_peer_state(const struct udpcp_peer *peer)
 	return UDPCP_PEER_STATE_IDLE;
 }
 
-void udpcp_peer_stats(struct udpcp_peer *peer, struct udpcp_stats *st)
-{
-	*st = peer->stats;
-}
-
 static bool udpcp_addr_is_group(const struct in6_addr *addr)
 {
 	if (ipv6_addr_v4mapped(addr)) {

@@ -16,11 +16,6 @@
 
 #include "udpcp.h"
 
-bool udpcp_sock_is_v6(const struct udpcp_sock *usk)
-{
-	return usk->inet.sk.sk_family == AF_INET6;
-}
-
 static int udpcp_init_sock(struct sock *sk)
 {
 	static atomic64_t udpcp_cookie_gen;

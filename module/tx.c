@@ -355,8 +355,8 @@ static u16 udpcp_tx_queued_id(const struct udpcp_peer *peer, u32 ahead)
 	return (peer->next_id - 1 + ahead) % UDPCP_MAX_ID + 1;
 }
 
-int udpcp_tx_queue(struct udpcp_sock *usk, struct udpcp_peer *peer,
-		   struct sk_buff *msg, struct sk_buff_head *xmitq)
+void udpcp_tx_queue(struct udpcp_sock *usk, struct udpcp_peer *peer,
+		    struct sk_buff *msg, struct sk_buff_head *xmitq)
 {
 	trace_udpcp_msg_queue(peer, udpcp_tx_queued_id(peer, peer->txq.qlen),
 			      msg->len, UDPCP_TX_CB(msg)->mode,
@@ -365,7 +365,6 @@ int udpcp_tx_queue(struct udpcp_sock *usk, struct udpcp_peer *peer,
 	usk->tx_pending++;
 	udpcp_peer_touch(peer);
 	udpcp_tx_next(peer, xmitq);
-	return 0;
 }
 
 void udpcp_tx_ack(struct udpcp_peer *peer, const struct udpcp_hdr *h,

@@ -153,7 +153,6 @@ static inline __be32 udpcp_addr_v4(const struct udpcp_addr *a)
 
 /* Per network namespace. */
 struct udpcp_net {
-	struct net		*net;
 	struct mutex		lock;		/* socks, defaults, configs */
 	struct list_head	socks;
 	struct udpcp_params	defaults;
@@ -380,7 +379,6 @@ void udpcp_net_stats_reset(struct udpcp_net *un);
 /* socket.c */
 int udpcp_proto_init(void);
 void udpcp_proto_exit(void);
-bool udpcp_sock_is_v6(const struct udpcp_sock *usk);
 void udpcp_sock_fill_info(struct udpcp_sock *usk, struct udpcp_info *info);
 void udpcp_sock_wake_flush(struct udpcp_sock *usk);
 void udpcp_sock_stats(struct udpcp_sock *usk, struct udpcp_stats *st);
@@ -433,14 +431,13 @@ void udpcp_peer_timer_update(struct udpcp_peer *peer);
 int udpcp_peer_delete(struct udpcp_sock *usk, const struct udpcp_addr *ra);
 void udpcp_peer_set_params(struct udpcp_peer *peer, u32 override,
 			   const struct udpcp_params *p);
-void udpcp_peer_stats(struct udpcp_peer *peer, struct udpcp_stats *st);
 u8 udpcp_peer_state(const struct udpcp_peer *peer);
 
 /* tx.c */
 bool udpcp_tx_single(struct udpcp_peer *peer, struct sk_buff *msg,
 		     struct sk_buff_head *xmitq);
-int udpcp_tx_queue(struct udpcp_sock *usk, struct udpcp_peer *peer,
-		   struct sk_buff *msg, struct sk_buff_head *xmitq);
+void udpcp_tx_queue(struct udpcp_sock *usk, struct udpcp_peer *peer,
+		    struct sk_buff *msg, struct sk_buff_head *xmitq);
 void udpcp_tx_ack(struct udpcp_peer *peer, const struct udpcp_hdr *h,
 		  struct sk_buff_head *xmitq);
 void udpcp_tx_timeout(struct udpcp_peer *peer, struct sk_buff_head *xmitq);
