@@ -12,6 +12,8 @@
 #include <net/inet_sock.h>
 #include <net/ipv6.h>
 #include <net/genetlink.h>
+#include <net/icmp.h>
+#include <linux/icmpv6.h>
 
 /* 6.12 moved the unaligned accessors from asm/ to linux/. */
 #if LINUX_VERSION_CODE < KERNEL_VERSION(6, 12, 0)
@@ -93,6 +95,61 @@ static inline void udpcp_inet_set_mc_loop(struct sock *sk, bool on)
 #define UDPCP_MCGRP_FLAGS	GENL_MCAST_CAP_NET_ADMIN
 #else
 #define UDPCP_MCGRP_FLAGS	0
+#endif
+
+/*
+ * ICMP errors about what an encapsulation UDP socket sent reach
+ * udp_sk->encap_err_rcv, never the socket's error queue (udp.c treats the
+ * socket as a tunnel's and skips IP_RECVERR).  6.2 changed the hook from
+ * (sk, skb, udp_offset) to (sk, skb, err, port, info, payload).  Either way
+ * skb->data is at the quoted IP header; udpcp_icmp_rcv() takes the errno
+ * UDP would report and the offset of the quoted UDP header.
+ */
+void udpcp_icmp_rcv(struct sock *sk, struct sk_buff *skb, int err,
+		    unsigned int udp_offset);
+
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 2, 0)
+/* The errno __udp4_lib_err() would give: it only passes us the offset. */
+static inline int udpcp_icmp4_errno(const struct sk_buff *skb)
+{
+	const struct icmphdr *icmph = icmp_hdr(skb);
+
+	switch (icmph->type) {
+	case ICMP_PARAMETERPROB:
+		return EPROTO;
+	case ICMP_DEST_UNREACH:
+		if (icmph->code == ICMP_FRAG_NEEDED)
+			return EMSGSIZE;
+		if (icmph->code <= NR_ICMP_UNREACH)
+			return icmp_err_convert[icmph->code].errno;
+		return EHOSTUNREACH;
+	default:
+		return EHOSTUNREACH;
+	}
+}
+
+static inline void udpcp_encap_err_rcv(struct sock *sk, struct sk_buff *skb,
+				       unsigned int udp_offset)
+{
+	int err = EHOSTUNREACH;
+
+	if (ip_hdr(skb)->version == 4) {
+		err = udpcp_icmp4_errno(skb);
+	} else {
+		const struct icmp6hdr *icmp6h = icmp6_hdr(skb);
+
+		icmpv6_err_convert(icmp6h->icmp6_type, icmp6h->icmp6_code, &err);
+	}
+	udpcp_icmp_rcv(sk, skb, err, udp_offset);
+}
+#else
+static inline void udpcp_encap_err_rcv(struct sock *sk, struct sk_buff *skb,
+				       int err, __be16 port, u32 info,
+				       u8 *payload)
+{
+	udpcp_icmp_rcv(sk, skb, err,
+		       payload - sizeof(struct udphdr) - skb->data);
+}
 #endif
 
 #endif /* _UDPCP_COMPAT_H */
