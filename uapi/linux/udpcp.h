@@ -209,6 +209,10 @@ enum {
 	UDPCP_A_PEER_RTT_US,		/* u32: smoothed send-to-ack time */
 	UDPCP_A_PEER_STATS,		/* nest, udpcp_a_stats */
 	UDPCP_A_PEER_MSG_ID,		/* u16: the message of an event */
+	/* only once an ICMP error matched a packet in flight to the peer: */
+	UDPCP_A_PEER_ICMP_ERRORS,	/* u32: ICMP errors counted */
+	UDPCP_A_PEER_ICMP_LAST_ERRNO,	/* u32: the last one's errno */
+	UDPCP_A_PEER_ICMP_LAST_MS,	/* u32: ms since the last one */
 
 	__UDPCP_A_PEER_MAX,
 	UDPCP_A_PEER_MAX = __UDPCP_A_PEER_MAX - 1
