@@ -109,23 +109,23 @@ void udpcp_icmp_rcv(struct sock *sk, struct sk_buff *skb, int err,
 		    unsigned int udp_offset);
 
 #if LINUX_VERSION_CODE < KERNEL_VERSION(6, 2, 0)
-/* The errno __udp4_lib_err() would give: it only passes us the offset. */
-static inline int udpcp_icmp4_errno(const struct sk_buff *skb)
+/*
+ * The (positive) errno __udp4_lib_err() would give, the way
+ * icmpv6_err_convert() gives it: it passes us the offset only.
+ */
+static inline void udpcp_icmp4_errno(const struct sk_buff *skb, int *err)
 {
 	const struct icmphdr *icmph = icmp_hdr(skb);
 
-	switch (icmph->type) {
-	case ICMP_PARAMETERPROB:
-		return EPROTO;
-	case ICMP_DEST_UNREACH:
-		if (icmph->code == ICMP_FRAG_NEEDED)
-			return EMSGSIZE;
-		if (icmph->code <= NR_ICMP_UNREACH)
-			return icmp_err_convert[icmph->code].errno;
-		return EHOSTUNREACH;
-	default:
-		return EHOSTUNREACH;
-	}
+	*err = EHOSTUNREACH;
+	if (icmph->type == ICMP_PARAMETERPROB)
+		*err = EPROTO;
+	else if (icmph->type != ICMP_DEST_UNREACH)
+		return;		/* time exceeded: EHOSTUNREACH */
+	else if (icmph->code == ICMP_FRAG_NEEDED)
+		*err = EMSGSIZE;
+	else if (icmph->code <= NR_ICMP_UNREACH)
+		*err = icmp_err_convert[icmph->code].errno;
 }
 
 static inline void udpcp_encap_err_rcv(struct sock *sk, struct sk_buff *skb,
@@ -134,7 +134,7 @@ static inline void udpcp_encap_err_rcv(struct sock *sk, struct sk_buff *skb,
 	int err = EHOSTUNREACH;
 
 	if (ip_hdr(skb)->version == 4) {
-		err = udpcp_icmp4_errno(skb);
+		udpcp_icmp4_errno(skb, &err);
 	} else {
 		const struct icmp6hdr *icmp6h = icmp6_hdr(skb);
 
