@@ -250,7 +250,7 @@ p = peer(sport + 2, 5000)
 if p.get("icmp_errors") != 1:
     fail("blackhole peer: %s, want icmp_errors 1" % p)
 print("control: the forged error for the sync in flight counted once, message failed with ECONNREFUSED")
-print("%s: ok" % fam)
+print("ok")
 PY
 ) || fail "$out"
 	# The figures also go to the kernel log, which the harness keeps.
