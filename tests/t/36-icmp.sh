@@ -158,7 +158,9 @@ s.close()
 
 # 3. The receiver starts inside the retry window: delivered once.
 port = 6100 + i
-s = sock(sport + 1, ns_a, tries=6)
+# The retry window (6 x 300 ms) stretches with the time limits: the sleep
+# before the receiver starts does too.
+s = sock(sport + 1, ns_a, tries=6, timeout=int(300 * SCALE))
 t0 = time.monotonic()
 s.sendto(b"late receiver", (dst, port))
 time.sleep(0.6 * SCALE)
@@ -237,7 +239,7 @@ print("forged: 4 errors matching nothing ignored (icmp_errors stays %d), next me
 
 # The control: a forged error quoting the sync in flight to the blackhole
 # (where no genuine error comes from) counts and names the failure.
-s2 = sock(sport + 2, ns_a, tries=2, timeout=1000)
+s2 = sock(sport + 2, ns_a, tries=2, timeout=int(1000 * SCALE))
 to = pre + hole
 s2.sendto(b"into the hole", (to, 5000))
 time.sleep(0.2 * SCALE)
