@@ -12,6 +12,8 @@
 #include <net/inet_sock.h>
 #include <net/ipv6.h>
 #include <net/genetlink.h>
+#include <net/icmp.h>
+#include <linux/icmpv6.h>
 
 /* 6.12 moved the unaligned accessors from asm/ to linux/. */
 #if LINUX_VERSION_CODE < KERNEL_VERSION(6, 12, 0)
@@ -99,6 +101,61 @@ static inline void udpcp_inet_set_mc_loop(struct sock *sk, bool on)
 #define UDPCP_SKB_DROP_REASM_TIMEOUT	SKB_DROP_REASON_FRAG_REASM_TIMEOUT
 #define UDPCP_SKB_DROP_SOCKET_CLOSE	SKB_DROP_REASON_SOCKET_CLOSE
 #define UDPCP_SKB_DROP_FRAG_TOO_FAR	SKB_DROP_REASON_FRAG_TOO_FAR
+#endif
+
+/*
+ * ICMP errors about what an encapsulation UDP socket sent reach
+ * udp_sk->encap_err_rcv, never the socket's error queue (udp.c treats the
+ * socket as a tunnel's and skips IP_RECVERR).  6.2 changed the hook from
+ * (sk, skb, udp_offset) to (sk, skb, err, port, info, payload).  Either way
+ * skb->data is at the quoted IP header; udpcp_icmp_rcv() takes the errno
+ * UDP would report and the offset of the quoted UDP header.
+ */
+void udpcp_icmp_rcv(struct sock *sk, struct sk_buff *skb, int err,
+		    unsigned int udp_offset);
+
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 2, 0)
+/*
+ * The (positive) errno __udp4_lib_err() would give, the way
+ * icmpv6_err_convert() gives it: it passes us the offset only.
+ */
+static inline void udpcp_icmp4_errno(const struct sk_buff *skb, int *err)
+{
+	const struct icmphdr *icmph = icmp_hdr(skb);
+
+	*err = EHOSTUNREACH;
+	if (icmph->type == ICMP_PARAMETERPROB)
+		*err = EPROTO;
+	else if (icmph->type != ICMP_DEST_UNREACH)
+		return;		/* time exceeded: EHOSTUNREACH */
+	else if (icmph->code == ICMP_FRAG_NEEDED)
+		*err = EMSGSIZE;
+	else if (icmph->code <= NR_ICMP_UNREACH)
+		*err = icmp_err_convert[icmph->code].errno;
+}
+
+static inline void udpcp_encap_err_rcv(struct sock *sk, struct sk_buff *skb,
+				       unsigned int udp_offset)
+{
+	int err = EHOSTUNREACH;
+
+	if (ip_hdr(skb)->version == 4) {
+		udpcp_icmp4_errno(skb, &err);
+	} else {
+		const struct icmp6hdr *icmp6h = icmp6_hdr(skb);
+
+		icmpv6_err_convert(icmp6h->icmp6_type, icmp6h->icmp6_code, &err);
+	}
+	udpcp_icmp_rcv(sk, skb, err, udp_offset);
+}
+#else
+static inline void udpcp_encap_err_rcv(struct sock *sk, struct sk_buff *skb,
+				       int err, __be16 port, u32 info,
+				       u8 *payload)
+{
+	udpcp_icmp_rcv(sk, skb, err,
+		       payload - sizeof(struct udphdr) - skb->data);
+}
 #endif
 
 #endif /* _UDPCP_COMPAT_H */

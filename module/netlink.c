@@ -329,6 +329,12 @@ static int udpcp_nl_put_peer(struct sk_buff *skb, struct udpcp_peer *peer,
 		goto cancel;
 	if (msg_id && nla_put_u16(skb, UDPCP_A_PEER_MSG_ID, msg_id))
 		goto cancel;
+	if (peer->icmp_errors &&
+	    (nla_put_u32(skb, UDPCP_A_PEER_ICMP_ERRORS, peer->icmp_errors) ||
+	     nla_put_u32(skb, UDPCP_A_PEER_ICMP_LAST_ERRNO, peer->icmp_last_err) ||
+	     nla_put_u32(skb, UDPCP_A_PEER_ICMP_LAST_MS,
+			 jiffies_to_msecs(jiffies - peer->icmp_last))))
+		goto cancel;
 	nla_nest_end(skb, nest);
 	return 0;
 

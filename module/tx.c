@@ -235,6 +235,7 @@ static void udpcp_tx_start(struct udpcp_peer *peer, struct sk_buff *msg,
 	peer->tx_next = 0;
 	peer->tx_tries = 1;
 	peer->tx_retried = false;
+	peer->tx_icmp_err = 0;
 	peer->tx_start = ktime_get();
 	bitmap_zero(UDPCP_TX_CB(msg)->acked, UDPCP_MAX_FRAGS + 1);
 
@@ -283,6 +284,7 @@ static void udpcp_tx_next(struct udpcp_peer *peer, struct sk_buff_head *xmitq)
 		if (peer->flags & UDPCP_PEER_F_NEED_SYNC) {
 			peer->tx_state = UDPCP_TX_SYNC;
 			peer->tx_tries = 1;
+			peer->tx_icmp_err = 0;
 			peer->tx_start = ktime_get();
 			peer->tx_deadline = udpcp_tx_deadline(peer);
 			udpcp_tx_sync(peer, xmitq);
@@ -444,6 +446,16 @@ static bool udpcp_tx_pmtu_restart(struct udpcp_peer *peer,
 	return true;
 }
 
+/*
+ * Why the sync or message in flight failed after max_tries: the last ICMP
+ * error about it (icmp.c), as UDP with IP_RECVERR reports one, else
+ * silence.
+ */
+static int udpcp_tx_cause(const struct udpcp_peer *peer)
+{
+	return peer->tx_icmp_err ? peer->tx_icmp_err : ETIMEDOUT;
+}
+
 void udpcp_tx_timeout(struct udpcp_peer *peer, struct sk_buff_head *xmitq)
 {
 	struct udpcp_params p;
@@ -468,7 +480,7 @@ void udpcp_tx_timeout(struct udpcp_peer *peer, struct sk_buff_head *xmitq)
 			u16 id = peer->next_id;
 
 			peer->next_id = udpcp_next_id(id);
-			udpcp_tx_fail(peer, msg, id, ETIMEDOUT);
+			udpcp_tx_fail(peer, msg, id, udpcp_tx_cause(peer));
 		}
 		break;
 	case UDPCP_TX_SENDING:
@@ -492,7 +504,7 @@ void udpcp_tx_timeout(struct udpcp_peer *peer, struct sk_buff_head *xmitq)
 		msg = peer->tx_msg;
 		peer->tx_msg = NULL;
 		peer->tx_state = UDPCP_TX_IDLE;
-		udpcp_tx_fail(peer, msg, peer->tx_id, ETIMEDOUT);
+		udpcp_tx_fail(peer, msg, peer->tx_id, udpcp_tx_cause(peer));
 		break;
 	default:
 		return;

@@ -34,6 +34,11 @@ int udpcp_udp_create(struct udpcp_sock *usk)
 		.sk_user_data = usk,
 		.encap_type = 1,
 		.encap_rcv = udpcp_encap_rcv,
+		/*
+		 * IP_RECVERR would not help: UDP gives an encapsulation
+		 * socket's ICMP errors to this hook only.
+		 */
+		.encap_err_rcv = udpcp_encap_err_rcv,
 	};
 	struct socket *sock;
 	int err;

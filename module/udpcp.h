@@ -287,6 +287,11 @@ struct udpcp_peer {
 	u8			tx_mode;	/* of the message in flight */
 	u8			tx_csum;
 	bool			tx_retried;
+	/*
+	 * the errno of the last ICMP error about the sync or message in
+	 * flight (0: none): reported in place of ETIMEDOUT if it fails
+	 */
+	u8			tx_icmp_err;
 	/* which fragments are acked: in the cb of tx_msg (udpcp_tx_cb) */
 
 	/*
@@ -306,6 +311,11 @@ struct udpcp_peer {
 	u16			rx_first_id;
 	u8			rx_early;
 	u8			rx_nparts;
+
+	/* ICMP errors matched to a packet in flight (icmp.c) */
+	u32			icmp_errors;
+	u8			icmp_last_err;	/* its errno */
+	unsigned long		icmp_last;	/* jiffies */
 
 	struct udpcp_stats	stats;
 };
@@ -444,6 +454,8 @@ void udpcp_tx_timeout(struct udpcp_peer *peer, struct sk_buff_head *xmitq);
 void udpcp_tx_purge(struct udpcp_peer *peer);
 void udpcp_tx_fail_report(struct udpcp_sock *usk, const struct udpcp_addr *to,
 			  u16 id, unsigned int len, int err);
+
+/* icmp.c: udpcp_icmp_rcv() is declared in compat.h, which calls it. */
 
 /* rx.c */
 int udpcp_encap_rcv(struct sock *udp_sk, struct sk_buff *skb);

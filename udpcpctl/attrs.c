@@ -3,6 +3,7 @@
  * Attribute policies and the printers shared by several objects: counters,
  * sockets as endpoints, peers.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <arpa/inet.h>
@@ -48,6 +49,9 @@ const struct nla_policy peer_policy[UDPCP_A_PEER_MAX + 1] = {
 	[UDPCP_A_PEER_RTT_US] = { .type = NLA_U32 },
 	[UDPCP_A_PEER_STATS] = { .type = NLA_NESTED },
 	[UDPCP_A_PEER_MSG_ID] = { .type = NLA_U16 },
+	[UDPCP_A_PEER_ICMP_ERRORS] = { .type = NLA_U32 },
+	[UDPCP_A_PEER_ICMP_LAST_ERRNO] = { .type = NLA_U32 },
+	[UDPCP_A_PEER_ICMP_LAST_MS] = { .type = NLA_U32 },
 };
 
 const struct nla_policy group_policy[UDPCP_A_GROUP_MAX + 1] = {
@@ -318,6 +322,48 @@ static void print_u32_unit(struct nlattr *a, const char *key,
 		pr_uint_unit(key, label, nla_get_u32(a), unit);
 }
 
+/* The errnos UDP makes of ICMP errors, by name; others as numbers. */
+static const char *icmp_errno_name(unsigned int err, char *buf, size_t len)
+{
+	static const struct {
+		unsigned int err;
+		const char *name;
+	} names[] = {
+		{ ECONNREFUSED, "ECONNREFUSED" }, { EHOSTUNREACH, "EHOSTUNREACH" },
+		{ ENETUNREACH, "ENETUNREACH" }, { EACCES, "EACCES" },
+		{ EPROTO, "EPROTO" }, { ENOPROTOOPT, "ENOPROTOOPT" },
+		{ EHOSTDOWN, "EHOSTDOWN" }, { ENONET, "ENONET" },
+		{ EOPNOTSUPP, "EOPNOTSUPP" }, { EMSGSIZE, "EMSGSIZE" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (names[i].err == err)
+			return names[i].name;
+	snprintf(buf, len, "%u", err);
+	return buf;
+}
+
+/* "icmp-errors N icmp-last ERRNO icmp-age Tms", if the peer had any. */
+static void print_icmp(struct nlattr **tb)
+{
+	char buf[16];
+
+	if (!tb[UDPCP_A_PEER_ICMP_ERRORS])
+		return;
+	print_u32_unit(tb[UDPCP_A_PEER_ICMP_ERRORS], "icmp_errors",
+		       "icmp-errors", "");
+	if (tb[UDPCP_A_PEER_ICMP_LAST_ERRNO]) {
+		unsigned int err = nla_get_u32(tb[UDPCP_A_PEER_ICMP_LAST_ERRNO]);
+
+		pr_json_uint("icmp_last_errno", err);
+		pr_str("icmp_last_error", "icmp-last",
+		       icmp_errno_name(err, buf, sizeof(buf)));
+	}
+	print_u32_unit(tb[UDPCP_A_PEER_ICMP_LAST_MS], "icmp_last_ms",
+		       "icmp-age", "ms");
+}
+
 /*
  * "HEADLINE ADDR port PORT local ADDR:PORT ..." and, if @full, indented
  * lines of parameters, message IDs and times and, with -s, counters.
@@ -357,6 +403,7 @@ void print_peer(struct nlattr *nest, const char *headline, bool full)
 		       "last-rx-msg-id");
 	print_u32_unit(tb[UDPCP_A_PEER_IDLE_MS], "idle_ms", "idle", "ms");
 	print_u32_unit(tb[UDPCP_A_PEER_RTT_US], "rtt_us", "rtt", "us");
+	print_icmp(tb);
 	if (opts.stats)
 		print_stats(tb[UDPCP_A_PEER_STATS], "stats", 1);
 	pr_newline(0);

@@ -290,7 +290,7 @@ PEER0S="$PEER0
     rx: msgs 13 bytes 15 timeout 17 discarded-frags 19 duplicates 21 malformed 22 dropped 23 crc-errors 20"
 PEER1='peer 192.0.2.3 port 5001 local 192.0.2.1:5000 state syncing
     mode ack checksum on tx-timeout 500 rx-timeout 5000 max-try 5 outstanding-acks 1
-    next-msg-id 13 last-rx-msg-id 8 idle 1501ms rtt 251us'
+    next-msg-id 13 last-rx-msg-id 8 idle 1501ms rtt 251us icmp-errors 3 icmp-last ECONNREFUSED icmp-age 40ms'
 PEER2='peer 2001:db8::2 port 5002 local [2001:db8::1]:6000 state 9 flags configured,need-sync,0x10
     mode single-ack checksum on tx-timeout 500 rx-timeout 5000 max-try 5 outstanding-acks 1
     next-msg-id 14 last-rx-msg-id 9 idle 1502ms rtt 252us'
@@ -523,6 +523,8 @@ $GROUP6" "" fk group
 		-j peer
 	json "-j -s -p peer" 'd[0]["stats"]["tx_retries"] == 18 and d[0]["idle_ms"] == 1500 and d[0]["rtt_us"] == 250 and d[0]["next_msg_id"] == 12 and d[0]["last_rx_msg_id"] == 7' \
 		-j -s -p peer
+	json "-j peer: ICMP errors" '"icmp_errors" not in d[0] and d[1]["icmp_errors"] == 3 and d[1]["icmp_last_errno"] == 111 and d[1]["icmp_last_error"] == "ECONNREFUSED" and d[1]["icmp_last_ms"] == 40' \
+		-j peer
 	json "-j peer show ADDR port PORT" 'len(d) == 1 and d[0]["remote_port"] == 5000' \
 		-j peer show 192.0.2.2 port 5000
 	json "-j peer show ADDR port PORT LOCAL" 'len(d) == 1 and d[0]["local_port"] == 5000' \

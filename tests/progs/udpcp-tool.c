@@ -638,8 +638,13 @@ static void drain_errqueue(int fd, unsigned long *failed, uint32_t *ids,
 			    c->cmsg_len < CMSG_LEN(sizeof(ee)))
 				continue;
 			memcpy(&ee, CMSG_DATA(c), sizeof(ee));
-			if (ee.ee_errno == ETIMEDOUT &&
-			    ee.ee_origin == SO_EE_ORIGIN_LOCAL) {
+			/*
+			 * A failed message: ETIMEDOUT, or the cause an ICMP
+			 * error about it named (ECONNREFUSED, ...).  EMSGSIZE
+			 * (path MTU too small) stays an "other".
+			 */
+			if (ee.ee_origin == SO_EE_ORIGIN_LOCAL &&
+			    ee.ee_errno != EMSGSIZE) {
 				if (*failed < max_ids)
 					ids[*failed] = ee.ee_info;
 				(*failed)++;

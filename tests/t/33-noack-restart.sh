@@ -13,7 +13,8 @@
 #  - the capture at B shows A's sync (ID 0, N=0) first, B's ack of it,
 #    then data from ID 1: no data before the sync is acknowledged;
 #  - a no-ack message to a unicast port nobody answers fails in place of
-#    its sync: ETIMEDOUT, its ID, on the error queue.
+#    its sync: ECONNREFUSED (B's port unreachables name the sync), its ID,
+#    on the error queue.
 # timeout: 240
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../lib/udpcp.sh"
@@ -149,7 +150,9 @@ PY
 ) || fail "$fam capture: $out"
 	note "$fam $out"
 
-	# No answer to the sync: the no-ack message fails in its place.
+	# No answer to the sync: the no-ack message fails in its place, with
+	# the cause B's port unreachables give (not rate-limited away).
+	in_ns "$NS_B" sysctl -qw net.ipv4.icmp_ratelimit=0 net.ipv6.icmp.ratelimit=0
 	out=$(in_ns "$NS_A" python3 - "$fam" "$dst" "$dead" 2>&1 <<'PY'
 import errno, os, select, socket, struct, sys
 sys.path.insert(0, os.environ["REPO"] + "/tests/peer")
@@ -167,12 +170,12 @@ if not p.poll(20000):
     sys.exit("no POLLERR")
 _, anc, _, name = s.recvmsg(0, 512, socket.MSG_ERRQUEUE)
 e = struct.unpack_from("IBBBBII", anc[0][2])
-if (e[0], e[5], e[6]) != (errno.ETIMEDOUT, 1, 77) or name[1] != dead:
+if (e[0], e[5], e[6]) != (errno.ECONNREFUSED, 1, 77) or name[1] != dead:
     sys.exit("error queue: errno %d id %d len %d to %s" % (e[0], e[5], e[6], name))
 st = info(s)
 if st["tx_timeout"] != 1 or st["tx_msgs"] != 0:
     sys.exit("info %s" % st)
-print("unanswered sync: message 1 failed with ETIMEDOUT")
+print("unanswered sync: message 1 failed with ECONNREFUSED")
 PY
 ) || fail "$fam dead port: $out"
 	note "$fam $out"

@@ -212,6 +212,10 @@ enum {
 	UDPCP_A_PEER_REPLACE,		/* flag, peer-new: an existing peer
 					 * takes exactly the new parameters
 					 */
+	/* only once an ICMP error matched a packet in flight to the peer: */
+	UDPCP_A_PEER_ICMP_ERRORS,	/* u32: ICMP errors counted */
+	UDPCP_A_PEER_ICMP_LAST_ERRNO,	/* u32: the last one's errno */
+	UDPCP_A_PEER_ICMP_LAST_MS,	/* u32: ms since the last one */
 
 	__UDPCP_A_PEER_MAX,
 	UDPCP_A_PEER_MAX = __UDPCP_A_PEER_MAX - 1

@@ -74,7 +74,8 @@ SET(sock, NULL, "pad", "cookie", "family", "local-ipv4", "local-ipv6",
 	"local-port", "params", "peer-count", "stats", "inode", "uid");
 SET(peer, NULL, "pad", "remote-ipv4", "remote-ipv6", "remote-port", "sock",
 	"params", "state", "flags", "next-msg-id", "last-rx-msg-id", "idle-ms",
-	"rtt-us", "stats", "msg-id", "replace");
+	"rtt-us", "stats", "msg-id", "replace", "icmp-errors",
+	"icmp-last-errno", "icmp-last-ms");
 SET(group, NULL, "sock", "ipv4", "ipv6", "ifindex");
 SET(top, NULL, "defaults", "sock", "peer", "stats", "group");
 
@@ -85,10 +86,10 @@ static const struct set s_defaults = { defaults_names, 3, defaults_nests };
 static const struct set *const sock_nests[12] = { [7] = &s_params,
 						[9] = &s_stats };
 static const struct set s_sock = { sock_names, 11, sock_nests };
-static const struct set *const peer_nests[16] = { [5] = &s_sock,
+static const struct set *const peer_nests[19] = { [5] = &s_sock,
 						[6] = &s_params,
 						[13] = &s_stats };
-static const struct set s_peer = { peer_names, 15, peer_nests };
+static const struct set s_peer = { peer_names, 18, peer_nests };
 static const struct set *const group_nests[5] = { [1] = &s_sock };
 static const struct set s_group = { group_names, 4, group_nests };
 static const struct set *const top_nests[6] = {
@@ -345,6 +346,11 @@ static void put_peer(struct nl_msg *m, int i, bool full, int msg_id)
 	nla_put_u16(m, UDPCP_A_PEER_LAST_RX_MSG_ID, 7 + i);
 	nla_put_u32(m, UDPCP_A_PEER_IDLE_MS, 1500 + i);
 	nla_put_u32(m, UDPCP_A_PEER_RTT_US, 250 + i);
+	if (i == 1) {
+		nla_put_u32(m, UDPCP_A_PEER_ICMP_ERRORS, 3);
+		nla_put_u32(m, UDPCP_A_PEER_ICMP_LAST_ERRNO, 111);
+		nla_put_u32(m, UDPCP_A_PEER_ICMP_LAST_MS, 40);
+	}
 	put_stats(m, UDPCP_A_PEER_STATS, 10 * (i + 1));
 	nla_nest_end(m, n);
 }
