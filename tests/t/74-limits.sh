@@ -5,7 +5,7 @@
 # 22-fragment messages in ack mode:
 #  1. partials: 500 source ports each send the first 39 fragments of
 #     40-fragment messages, never the last, new message IDs again and again
-#     (40000 packets, 56 MB of fragments; 8000 on the debug kernel): the
+#     (40000 packets, 56 MB of fragments; 4000 on the debug kernel): the
 #     kernel's slab memory grows by less than 16 MB (partial messages stay
 #     within the socket's receive buffer, not the flood's volume);
 #  2. peers: 3000 source ports each send first fragments: the socket's peer
@@ -19,7 +19,7 @@
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../fuzz/lib.sh"
 
-np=${UDPCP_LIMITS_COUNT:-$(fz_count 40000 8000)}
+np=${UDPCP_LIMITS_COUNT:-$(fz_count 40000 4000)}
 max_peers=300
 udpcp_load
 topo_pair
