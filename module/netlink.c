@@ -261,6 +261,7 @@ static int udpcp_nl_put_stats(struct sk_buff *skb, int attr,
 		UDPCP_A_STATS_TX_RETRIES, UDPCP_A_STATS_RX_DISCARDED_FRAGS,
 		UDPCP_A_STATS_CRC_ERRORS, UDPCP_A_STATS_RX_DUPLICATES,
 		UDPCP_A_STATS_RX_MALFORMED, UDPCP_A_STATS_RX_DROPPED,
+		UDPCP_A_STATS_RX_REFUSED,
 	};
 	const u64 *val = (const u64 *)st;
 	struct nlattr *nest;
@@ -334,6 +335,9 @@ static int udpcp_nl_put_peer(struct sk_buff *skb, struct udpcp_peer *peer,
 	     nla_put_u32(skb, UDPCP_A_PEER_ICMP_LAST_ERRNO, peer->icmp_last_err) ||
 	     nla_put_u32(skb, UDPCP_A_PEER_ICMP_LAST_MS,
 			 jiffies_to_msecs(jiffies - peer->icmp_last))))
+		goto cancel;
+	if (peer->rx_queued &&
+	    nla_put_u32(skb, UDPCP_A_PEER_RX_QUEUED, peer->rx_queued))
 		goto cancel;
 	nla_nest_end(skb, nest);
 	return 0;

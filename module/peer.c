@@ -345,6 +345,7 @@ static struct udpcp_peer *udpcp_peer_create(struct udpcp_sock *usk,
 	}
 	list_add_tail(&peer->sock_node, &usk->peers);
 	usk->npeers++;
+	peer->gen = usk->peer_gen++;
 	/* Under the lock: once it is released, netlink may delete the peer. */
 	udpcp_notify_peer(peer, UDPCP_CMD_PEER_CREATED_NTF, 0, GFP_ATOMIC);
 	trace_udpcp_peer_create(peer);
@@ -381,6 +382,8 @@ static void udpcp_peer_unlink(struct udpcp_net *un, struct udpcp_peer *peer)
 	rhashtable_remove_fast(&un->peers, &peer->node, udpcp_peer_rht);
 	list_del(&peer->sock_node);
 	usk->npeers--;
+	if (peer->rx_queued)
+		usk->rx_sharing--;
 	peer->flags |= UDPCP_PEER_F_DEAD;
 	udpcp_hist_save(un, peer);
 	udpcp_tx_purge(peer);
@@ -418,6 +421,7 @@ void udpcp_peers_release_sock(struct udpcp_sock *usk)
 		udpcp_peer_unlink(un, peer);
 		list_add_tail(&peer->sock_node, &dead);
 	}
+	WARN_ON_ONCE(usk->rx_sharing);
 	spin_unlock_bh(&usk->lock);
 	udpcp_peers_free_list(&dead);
 }

@@ -50,6 +50,7 @@ static const enum skb_drop_reason udpcp_skb_drop_reason[] = {
 	[UDPCP_DROP_MALFORMED]	= SKB_DROP_REASON_INVALID_PROTO,
 	[UDPCP_DROP_DUPLICATE]	= UDPCP_SKB_DROP_DUP_FRAG,
 	[UDPCP_DROP_RCVBUF]	= SKB_DROP_REASON_SOCKET_RCVBUFF,
+	[UDPCP_DROP_SHARE]	= SKB_DROP_REASON_SOCKET_RCVBUFF,
 	/* Partial messages are held within the receive buffer. */
 	[UDPCP_DROP_EVICTED]	= SKB_DROP_REASON_SOCKET_RCVBUFF,
 	[UDPCP_DROP_REPLACED]	= UDPCP_SKB_DROP_FRAG_TOO_FAR,
@@ -202,11 +203,62 @@ static struct sk_buff *udpcp_rx_assemble(struct udpcp_peer *peer,
 	return head;
 }
 
-/* Room in the receive queue, judged before anything is acknowledged. */
-static bool udpcp_rx_room(struct sock *sk, unsigned int truesize)
+/*
+ * May a message of @truesize from @peer join the receive queue?  Judged
+ * before anything is acknowledged.  0 if so, else why not.
+ *
+ * Sources share the buffer once it is past half full: then a source that
+ * holds queued messages gets more only within its share, three quarters
+ * of the buffer split evenly between the sources holding some.  Sources
+ * flooding a slow reader thus leave a quarter free, and a source holding
+ * nothing is admitted whenever there is room: a steady sender is not
+ * starved by a flood from others (or from one).  Below half full nobody
+ * is limited, so one source's burst may use the buffer.
+ */
+static enum udpcp_drop_reason udpcp_rx_admit(struct udpcp_peer *peer,
+					     unsigned int truesize)
 {
-	return atomic_read(&sk->sk_rmem_alloc) + truesize <=
-	       (unsigned int)READ_ONCE(sk->sk_rcvbuf);
+	struct udpcp_sock *usk = peer->usk;
+	struct sock *sk = &usk->inet.sk;
+	unsigned int rcvbuf = READ_ONCE(sk->sk_rcvbuf);
+	unsigned int used = atomic_read(&sk->sk_rmem_alloc);
+
+	lockdep_assert_held(&usk->lock);
+	if (used + truesize > rcvbuf)
+		return UDPCP_DROP_RCVBUF;
+	if (used + truesize <= rcvbuf / 2 || !peer->rx_queued)
+		return 0;
+	/* rx_sharing counts @peer: it holds queued messages. */
+	if ((u64)(peer->rx_queued + truesize) * 4 * usk->rx_sharing >
+	    (u64)rcvbuf * 3)
+		return UDPCP_DROP_SHARE;
+	return 0;
+}
+
+/* A refusal for want of room: counted, and told apart when for a share. */
+static void udpcp_rx_refused(struct udpcp_peer *peer,
+			     enum udpcp_drop_reason why)
+{
+	peer->stats.rx_dropped++;
+	if (why == UDPCP_DROP_SHARE)
+		peer->stats.rx_refused++;
+}
+
+/* A message left the receive queue (recvmsg): its source's share is freed. */
+void udpcp_rx_dequeued(struct udpcp_sock *usk, const struct sk_buff *skb)
+{
+	const struct udpcp_rx_cb *cb = UDPCP_RX_CB(skb);
+	struct udpcp_addr ra = { .addr = cb->saddr, .port = cb->sport };
+	struct udpcp_peer *peer;
+
+	spin_lock_bh(&usk->lock);
+	peer = udpcp_peer_lookup(usk, &ra);
+	if (peer && peer->gen == cb->peer_gen && peer->rx_queued) {
+		peer->rx_queued -= min(peer->rx_queued, skb->truesize);
+		if (!peer->rx_queued)
+			usk->rx_sharing--;
+	}
+	spin_unlock_bh(&usk->lock);
 }
 
 /*
@@ -249,14 +301,24 @@ static bool udpcp_rx_queue(struct udpcp_peer *peer, struct sk_buff *msg,
 			   u16 id)
 {
 	struct sock *sk = &peer->usk->inet.sk;
-	unsigned int len = msg->len;
+	unsigned int len = msg->len, truesize = msg->truesize;
+	enum udpcp_drop_reason why;
 
-	if (!udpcp_rx_room(sk, msg->truesize) ||
-	    __sock_queue_rcv_skb(sk, msg) < 0) {
-		udpcp_rx_drop_frag(peer, msg, id, 0, UDPCP_DROP_RCVBUF);
-		peer->stats.rx_dropped++;
+	why = udpcp_rx_admit(peer, truesize);
+	if (!why) {
+		UDPCP_RX_CB(msg)->peer_gen = peer->gen;
+		if (__sock_queue_rcv_skb(sk, msg) < 0)
+			why = UDPCP_DROP_RCVBUF;
+	}
+	if (why) {
+		udpcp_rx_drop_frag(peer, msg, id, 0, why);
+		udpcp_rx_refused(peer, why);
 		return false;
 	}
+	/* Once queued, @msg is the reader's: its truesize was taken above. */
+	if (!peer->rx_queued)
+		peer->usk->rx_sharing++;
+	peer->rx_queued += truesize;
 	trace_udpcp_msg_deliver(peer, id, len, 0, 0);
 	peer->stats.rx_msgs++;
 	peer->stats.rx_bytes += len;
@@ -451,13 +513,14 @@ static void udpcp_rx_deliver_ack(struct udpcp_peer *peer,
 				 struct sk_buff *last,
 				 struct sk_buff_head *xmitq)
 {
-	struct sock *sk = &peer->usk->inet.sk;
 	unsigned int truesize = last->truesize;
 	struct sk_buff *msg = last;
+	enum udpcp_drop_reason why;
 
 	if (part)
 		truesize += part->truesize - sizeof(*part);
-	if (!udpcp_rx_room(sk, truesize)) {
+	why = udpcp_rx_admit(peer, truesize);
+	if (why) {
 		/*
 		 * Not acknowledged: the retransmission brings it back.  The
 		 * fragments stored so far wait for it: a sender that still
@@ -465,9 +528,9 @@ static void udpcp_rx_deliver_ack(struct udpcp_peer *peer,
 		 * reader slower than the rx timeout would make the sender's
 		 * message fail although every fragment got here.
 		 */
-		peer->stats.rx_dropped++;
+		udpcp_rx_refused(peer, why);
 		udpcp_rx_drop_frag(peer, last, pkt->id, pkt->h.frag_amount,
-				   UDPCP_DROP_RCVBUF);
+				   why);
 		if (part) {
 			struct udpcp_params p;
 

@@ -409,6 +409,8 @@ static int udpcp_recvmsg(struct sock *sk, struct msghdr *msg, size_t len,
 	skb = skb_recv_datagram(sk, flags, &err);
 	if (!skb)
 		return err;
+	if (!(flags & MSG_PEEK))
+		udpcp_rx_dequeued(udpcp_sk(sk), skb);
 	copied = skb->len;
 	if (copied > len) {
 		copied = len;
@@ -628,6 +630,7 @@ void udpcp_sock_fill_info(struct udpcp_sock *usk, struct udpcp_info *info)
 	info->udpi_rx_duplicates = st.rx_duplicates;
 	info->udpi_rx_malformed = st.rx_malformed;
 	info->udpi_rx_dropped = st.rx_dropped;
+	info->udpi_rx_refused = st.rx_refused;
 }
 
 static int udpcp_getsockopt_udpcp(struct sock *sk, int optname,

@@ -118,6 +118,7 @@ struct udpcp_stats {
 	u64	rx_duplicates;
 	u64	rx_malformed;
 	u64	rx_dropped;
+	u64	rx_refused;
 };
 
 #define UDPCP_STATS_N	(sizeof(struct udpcp_stats) / sizeof(u64))
@@ -187,6 +188,8 @@ struct udpcp_sock {
 	u32			npeers;
 	u32			tx_pending;	/* messages queued or in flight */
 	u32			rx_partial_mem;	/* truesize of partial messages */
+	u32			rx_sharing;	/* peers with rx_queued, under lock */
+	u8			peer_gen;	/* the next peer's gen, under lock */
 	struct list_head	rx_partials;	/* all peers' udpcp_rx_part,
 						 * oldest first; under lock
 						 */
@@ -311,6 +314,14 @@ struct udpcp_peer {
 	u16			rx_first_id;
 	u8			rx_early;
 	u8			rx_nparts;
+	/*
+	 * Truesize of its messages in the receive queue, for the share of
+	 * the buffer it may take (udpcp_rx_admit()); under the socket
+	 * lock.  Queued messages carry @gen in their cb: one left by a
+	 * peer that expired is not taken off a new one for the same source.
+	 */
+	u32			rx_queued;
+	u8			gen;
 
 	/* ICMP errors matched to a packet in flight (icmp.c) */
 	u32			icmp_errors;
@@ -354,6 +365,7 @@ enum udpcp_drop_reason {
 	UDPCP_DROP_MALFORMED,	/* header or lengths against the protocol */
 	UDPCP_DROP_DUPLICATE,	/* a message already delivered */
 	UDPCP_DROP_RCVBUF,	/* no room in the receive buffer */
+	UDPCP_DROP_SHARE,	/* its source holds its share of it */
 	UDPCP_DROP_EVICTED,	/* partial message evicted for room */
 	UDPCP_DROP_REPLACED,	/* partial message given up for a newer */
 	UDPCP_DROP_STALE,	/* fragment of a message already given up */
@@ -370,6 +382,7 @@ struct udpcp_rx_cb {
 	int		iif;
 	__be16		sport;
 	u8		frag_num;	/* while a fragment of a partial message */
+	u8		peer_gen;	/* while queued: its peer's gen */
 };
 
 #define UDPCP_RX_CB(skb) ((struct udpcp_rx_cb *)((skb)->cb))
@@ -461,6 +474,7 @@ void udpcp_tx_fail_report(struct udpcp_sock *usk, const struct udpcp_addr *to,
 int udpcp_encap_rcv(struct sock *udp_sk, struct sk_buff *skb);
 void udpcp_rx_timeout(struct udpcp_peer *peer);
 void udpcp_rx_purge(struct udpcp_peer *peer);
+void udpcp_rx_dequeued(struct udpcp_sock *usk, const struct sk_buff *skb);
 
 /* netlink.c */
 int udpcp_genl_init(void);

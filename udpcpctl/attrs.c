@@ -52,6 +52,7 @@ const struct nla_policy peer_policy[UDPCP_A_PEER_MAX + 1] = {
 	[UDPCP_A_PEER_ICMP_ERRORS] = { .type = NLA_U32 },
 	[UDPCP_A_PEER_ICMP_LAST_ERRNO] = { .type = NLA_U32 },
 	[UDPCP_A_PEER_ICMP_LAST_MS] = { .type = NLA_U32 },
+	[UDPCP_A_PEER_RX_QUEUED] = { .type = NLA_U32 },
 };
 
 const struct nla_policy group_policy[UDPCP_A_GROUP_MAX + 1] = {
@@ -181,6 +182,7 @@ static const struct counter counters[] = {
 	{ UDPCP_A_STATS_RX_DUPLICATES, "rx_duplicates", "duplicates", true },
 	{ UDPCP_A_STATS_RX_MALFORMED, "rx_malformed", "malformed", true },
 	{ UDPCP_A_STATS_RX_DROPPED, "rx_dropped", "dropped", true },
+	{ UDPCP_A_STATS_RX_REFUSED, "rx_refused", "refused", true },
 	{ UDPCP_A_STATS_CRC_ERRORS, "crc_errors", "crc-errors", true },
 };
 
@@ -404,6 +406,8 @@ void print_peer(struct nlattr *nest, const char *headline, bool full)
 	print_u32_unit(tb[UDPCP_A_PEER_IDLE_MS], "idle_ms", "idle", "ms");
 	print_u32_unit(tb[UDPCP_A_PEER_RTT_US], "rtt_us", "rtt", "us");
 	print_icmp(tb);
+	print_u32_unit(tb[UDPCP_A_PEER_RX_QUEUED], "rx_queued_bytes",
+		       "rx-queued", "B");
 	if (opts.stats)
 		print_stats(tb[UDPCP_A_PEER_STATS], "stats", 1);
 	pr_newline(0);

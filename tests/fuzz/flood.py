@@ -5,6 +5,8 @@
   flood.py partials --to ADDR PORT [--sources K] [--frags F] [--size S]
                     [--count N] [--time T]
   flood.py peers    --to ADDR PORT [--sources K] [--count N] [--time T]
+  flood.py messages --to ADDR PORT [--sources K] [--size S] [--count N]
+                    [--time T] [--stop-file F]
 
 partials: K sources (source ports) each send fragments 0..F-2 of an
 F-fragment message of S-octet fragments (valid headers and checksums, ack
@@ -13,12 +15,16 @@ that never complete, F-1 fragments each, as much as the sources can hold.
 peers: K sources each send the first half of a two-fragment no-ack
 message, again and again (new IDs): every source is a peer for the
 receiver; nothing is delivered, so the application's queue stays free.
-Stops after N packets or T seconds.  Prints one JSON line: packets, bytes
+messages: K sources each send whole no-ack messages of one S-octet packet,
+IDs in turn, as fast as they can: all of them valid, for the application's
+queue (a flood of a slow reader).
+Stops after N packets, T seconds, or once file F exists.  Prints one JSON line: packets, bytes
 (UDPCP payload octets offered), sources, seconds.
 """
 
 import argparse
 import json
+import os
 import resource
 import socket
 import struct
@@ -37,13 +43,14 @@ def packet(n, s, amount, number, msg_id, length, payload):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("what", choices=("partials", "peers"))
+    p.add_argument("what", choices=("partials", "peers", "messages"))
     p.add_argument("--to", nargs=2, required=True, metavar=("ADDR", "PORT"))
     p.add_argument("--sources", type=int, default=500)
     p.add_argument("--frags", type=int, default=40)
     p.add_argument("--size", type=int, default=1400)
     p.add_argument("--count", type=int, default=100000)
     p.add_argument("--time", type=float, default=30)
+    p.add_argument("--stop-file")
     a = p.parse_args()
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     want = a.sources + 64
@@ -66,7 +73,19 @@ def main():
     length = a.size * a.frags
     rnd = 0
     while sent < a.count and time.monotonic() - t0 < a.time:
-        if a.what == "partials":
+        if a.stop_file and rnd % 16 == 0 and os.path.exists(a.stop_file):
+            break
+        if a.what == "messages":
+            for i, s in enumerate(socks):
+                pkt = packet(1, 0, 1, 0, msg_id[i], a.size, payload)
+                try:
+                    s.sendto(pkt, dst)
+                except OSError:
+                    pass
+                sent += 1
+                nbytes += a.size
+            msg_id = [m % 0xFFFE + 1 for m in msg_id]
+        elif a.what == "partials":
             # one fragment from each source per pass
             num = rnd % (a.frags - 1)
             for i, s in enumerate(socks):

@@ -54,8 +54,8 @@ MODES = {"noack": 0, "ack": 1, "single-ack": 2}
 INFO_FIELDS = ("size tx_nodes rx_nodes tx_pending rx_queued rtt_us tx_msgs "
                "rx_msgs tx_bytes rx_bytes tx_timeout rx_timeout tx_retries "
                "rx_discarded_frags crc_errors rx_duplicates rx_malformed "
-               "rx_dropped").split()
-INFO = struct.Struct("=6I12Q")
+               "rx_dropped rx_refused").split()
+INFO = struct.Struct("=6I13Q")
 
 # pattern.h: octet off >= 4 is (seq * 7 + off * 13 + (off >> 8) * 29) & 255.
 _BASE = bytes((off * 13 + (off >> 8) * 29) & 0xFF for off in range(65536))
@@ -167,8 +167,16 @@ def cmd_recv(a):
     expect = 0
     t_end = time.monotonic() + a.timeout
     drain_end = None
+    reads = 0
+    t_read = time.monotonic()
     while True:
         now = time.monotonic()
+        if a.read_rate:
+            # pace whole reads, whoever they come from
+            ahead = t_read + reads / a.read_rate - now
+            if ahead > 0:
+                time.sleep(min(ahead, 0.2))
+                continue
         if a.count is not None and received >= a.count:
             break
         if now >= t_end:
@@ -185,6 +193,7 @@ def cmd_recv(a):
         if not r:
             continue
         data, sa = s.recvfrom(65536)
+        reads += 1
         if want_src and src_str(sa) != want_src:
             other += 1
             continue
@@ -204,6 +213,10 @@ def cmd_recv(a):
     out = dict(received=received, bytes=nbytes, bad=bad, dups=dups,
                out_of_order=ooo, other=other, info=info_of(s))
     print(json.dumps(out), flush=True)
+    # Keep the socket, and so its peers, until told: a test reads them.
+    while a.hold_file and not os.path.exists(a.hold_file) \
+            and time.monotonic() < t_end:
+        time.sleep(0.1)
     s.close()
     return 0
 
@@ -257,8 +270,12 @@ def main():
     pr.add_argument("--stop-file")
     pr.add_argument("--count-file")
     pr.add_argument("--drain", type=float, default=60)
+    pr.add_argument("--hold-file")
     pr.add_argument("--rcvbuf", type=int)
     pr.add_argument("--rx-timeout", type=int)
+    pr.add_argument("--read-rate", type=float,
+                    help="read at most this many messages a second (all "
+                         "sources): a reader slower than its senders")
     pc = sub.add_parser("churn")
     pc.add_argument("--dst", required=True)
     pc.add_argument("--dst6")

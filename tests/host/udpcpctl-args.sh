@@ -276,27 +276,27 @@ SOCK4='sock inet 192.0.2.1:5000 peers 2 uid 0 inode 1234 cookie 4097
     mode ack checksum on tx-timeout 500 rx-timeout 5000 max-try 5 outstanding-acks 1'
 SOCK4S="$SOCK4
     tx: msgs 102 bytes 104 timeout 106 retries 108
-    rx: msgs 103 bytes 105 timeout 107 discarded-frags 109 duplicates 111 malformed 112 dropped 113 crc-errors 110"
+    rx: msgs 103 bytes 105 timeout 107 discarded-frags 109 duplicates 111 malformed 112 dropped 113 refused 114 crc-errors 110"
 SOCK6='sock inet6 [2001:db8::1]:6000 peers 1 uid 0 inode 5678 cookie 8193
     mode single-ack checksum on tx-timeout 500 rx-timeout 5000 max-try 5 outstanding-acks 1'
 SOCK6S="$SOCK6
     tx: msgs 202 bytes 204 timeout 206 retries 208
-    rx: msgs 203 bytes 205 timeout 207 discarded-frags 209 duplicates 211 malformed 212 dropped 213 crc-errors 210"
+    rx: msgs 203 bytes 205 timeout 207 discarded-frags 209 duplicates 211 malformed 212 dropped 213 refused 214 crc-errors 210"
 PEER0='peer 192.0.2.2 port 5000 local 192.0.2.1:5000 state idle flags configured
     mode noack checksum on tx-timeout 500 rx-timeout 5000 max-try 5 outstanding-acks 1
     next-msg-id 12 last-rx-msg-id 7 idle 1500ms rtt 250us'
 PEER0S="$PEER0
     tx: msgs 12 bytes 14 timeout 16 retries 18
-    rx: msgs 13 bytes 15 timeout 17 discarded-frags 19 duplicates 21 malformed 22 dropped 23 crc-errors 20"
+    rx: msgs 13 bytes 15 timeout 17 discarded-frags 19 duplicates 21 malformed 22 dropped 23 refused 24 crc-errors 20"
 PEER1='peer 192.0.2.3 port 5001 local 192.0.2.1:5000 state syncing
     mode ack checksum on tx-timeout 500 rx-timeout 5000 max-try 5 outstanding-acks 1
-    next-msg-id 13 last-rx-msg-id 8 idle 1501ms rtt 251us icmp-errors 3 icmp-last ECONNREFUSED icmp-age 40ms'
+    next-msg-id 13 last-rx-msg-id 8 idle 1501ms rtt 251us icmp-errors 3 icmp-last ECONNREFUSED icmp-age 40ms rx-queued 2304B'
 PEER2='peer 2001:db8::2 port 5002 local [2001:db8::1]:6000 state 9 flags configured,need-sync,0x10
     mode single-ack checksum on tx-timeout 500 rx-timeout 5000 max-try 5 outstanding-acks 1
     next-msg-id 14 last-rx-msg-id 9 idle 1502ms rtt 252us'
 DEFAULTS='mode ack checksum on tx-timeout 500 rx-timeout 5000 max-try 5 outstanding-acks 1 max-peers 64 peer-expiry 60000'
 STATS='tx: msgs 1002 bytes 1004 timeout 1006 retries 1008
-rx: msgs 1003 bytes 1005 timeout 1007 discarded-frags 1009 duplicates 1011 malformed 1012 dropped 1013 crc-errors 1010'
+rx: msgs 1003 bytes 1005 timeout 1007 discarded-frags 1009 duplicates 1011 malformed 1012 dropped 1013 refused 1014 crc-errors 1010'
 lo=$(cat /sys/class/net/lo/ifindex 2>/dev/null)
 GROUP4="group 239.1.1.1 dev lo local 0.0.0.0:5000"
 [ "$lo" = 1 ] || GROUP4="group 239.1.1.1 ifindex 1 local 0.0.0.0:5000"
@@ -515,7 +515,7 @@ $GROUP6" "" fk group
 	json "-j defaults" 'd == {"mode": "ack", "checksum": True, "tx_timeout_ms": 500, "rx_timeout_ms": 5000, "max_try": 5, "outstanding_acks": 1, "max_peers": 64, "peer_expiry_ms": 60000}' \
 		-j defaults
 	json "-j -p defaults" 'd["peer_expiry_ms"] == 60000' -j -p defaults
-	json "-j stats" 'd["tx_msgs"] == 1002 and d["crc_errors"] == 1010 and len(d) == 12' -j stats
+	json "-j stats" 'd["tx_msgs"] == 1002 and d["crc_errors"] == 1010 and len(d) == 13 and d["rx_refused"] == 1014' -j stats
 	json "-j sock" 'len(d) == 2 and d[1]["family"] == "inet6" and d[1]["local_address"] == "2001:db8::1" and d[1]["local_port"] == 6000 and d[0]["cookie"] == 4097 and "stats" not in d[0]' \
 		-j sock
 	json "-j -p -s sock" 'd[0]["stats"]["rx_dropped"] == 113 and d[0]["peer_count"] == 2' -j -p -s sock

@@ -189,6 +189,7 @@ static const struct {
 	INFO_FIELD(tx_retries), INFO_FIELD(rx_discarded_frags),
 	INFO_FIELD(crc_errors), INFO_FIELD(rx_duplicates),
 	INFO_FIELD(rx_malformed), INFO_FIELD(rx_dropped),
+	INFO_FIELD(rx_refused),
 };
 
 /*

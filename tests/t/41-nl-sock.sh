@@ -14,7 +14,7 @@ topo_pair
 A=$NS_A
 P="    mode ack checksum on tx-timeout 100 rx-timeout 1000 max-try 5 outstanding-acks 8"
 Z="    tx: msgs 0 bytes 0 timeout 0 retries 0
-    rx: msgs 0 bytes 0 timeout 0 discarded-frags 0 duplicates 0 malformed 0 dropped 0 crc-errors 0"
+    rx: msgs 0 bytes 0 timeout 0 discarded-frags 0 duplicates 0 malformed 0 dropped 0 refused 0 crc-errors 0"
 
 echo "# no sockets"
 check "sock show, none" 0 "" "" uctl "$A" sock show
@@ -84,7 +84,7 @@ check "-j keys" 0 '["family","local_address","local_port","peer_count","uid","in
 	bash -c "\"\$U\" -n \"$A\" -j sock show | jq -c '$keys'"
 check "-j -s keys" 0 '["family","local_address","local_port","peer_count","uid","inode","cookie","mode","checksum","tx_timeout_ms","rx_timeout_ms","max_try","outstanding_acks","stats"]' "" \
 	bash -c "\"\$U\" -n \"$A\" -j -s sock show | jq -c '$keys'"
-check "-j -s stats keys and values" 0 '{"tx_msgs":0,"tx_bytes":0,"tx_timeout":0,"tx_retries":0,"rx_msgs":0,"rx_bytes":0,"rx_timeout":0,"rx_discarded_frags":0,"rx_duplicates":0,"rx_malformed":0,"rx_dropped":0,"crc_errors":0}' "" \
+check "-j -s stats keys and values" 0 '{"tx_msgs":0,"tx_bytes":0,"tx_timeout":0,"tx_retries":0,"rx_msgs":0,"rx_bytes":0,"rx_timeout":0,"rx_discarded_frags":0,"rx_duplicates":0,"rx_malformed":0,"rx_dropped":0,"rx_refused":0,"crc_errors":0}' "" \
 	bash -c "\"\$U\" -n \"$A\" -j -s sock show | jq -c '[.[].stats] | unique | .[]'"
 check "-j values" 0 "[\"inet\",\"0.0.0.0\",5000,0,0,${INO[5000]},${C[0]}]
 [\"inet\",\"$A4\",5001,0,0,${INO[5001]},${C[1]}]

@@ -92,6 +92,7 @@ struct udpcp_info {
 	__u64	udpi_rx_duplicates;	/* duplicate messages (acked with D) */
 	__u64	udpi_rx_malformed;	/* malformed packets dropped */
 	__u64	udpi_rx_dropped;	/* messages refused: receive buffer full */
+	__u64	udpi_rx_refused;	/* of those, for their source's share */
 };
 
 /* Generic netlink: the "udpcp" family. */
@@ -216,6 +217,9 @@ enum {
 	UDPCP_A_PEER_ICMP_ERRORS,	/* u32: ICMP errors counted */
 	UDPCP_A_PEER_ICMP_LAST_ERRNO,	/* u32: the last one's errno */
 	UDPCP_A_PEER_ICMP_LAST_MS,	/* u32: ms since the last one */
+	UDPCP_A_PEER_RX_QUEUED,		/* u32: bytes (truesize) of its messages
+					 * in the receive queue; if any
+					 */
 
 	__UDPCP_A_PEER_MAX,
 	UDPCP_A_PEER_MAX = __UDPCP_A_PEER_MAX - 1
@@ -237,6 +241,7 @@ enum {
 	UDPCP_A_STATS_RX_DUPLICATES,
 	UDPCP_A_STATS_RX_MALFORMED,
 	UDPCP_A_STATS_RX_DROPPED,
+	UDPCP_A_STATS_RX_REFUSED,
 
 	__UDPCP_A_STATS_MAX,
 	UDPCP_A_STATS_MAX = __UDPCP_A_STATS_MAX - 1

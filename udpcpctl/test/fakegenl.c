@@ -75,12 +75,12 @@ SET(sock, NULL, "pad", "cookie", "family", "local-ipv4", "local-ipv6",
 SET(peer, NULL, "pad", "remote-ipv4", "remote-ipv6", "remote-port", "sock",
 	"params", "state", "flags", "next-msg-id", "last-rx-msg-id", "idle-ms",
 	"rtt-us", "stats", "msg-id", "replace", "icmp-errors",
-	"icmp-last-errno", "icmp-last-ms");
+	"icmp-last-errno", "icmp-last-ms", "rx-queued");
 SET(group, NULL, "sock", "ipv4", "ipv6", "ifindex");
 SET(top, NULL, "defaults", "sock", "peer", "stats", "group");
 
 static const struct set s_params = { params_names, 6, NULL };
-static const struct set s_stats = { NULL, 13, NULL };
+static const struct set s_stats = { NULL, 14, NULL };
 static const struct set *const defaults_nests[4] = { [1] = &s_params };
 static const struct set s_defaults = { defaults_names, 3, defaults_nests };
 static const struct set *const sock_nests[12] = { [7] = &s_params,
@@ -350,6 +350,7 @@ static void put_peer(struct nl_msg *m, int i, bool full, int msg_id)
 		nla_put_u32(m, UDPCP_A_PEER_ICMP_ERRORS, 3);
 		nla_put_u32(m, UDPCP_A_PEER_ICMP_LAST_ERRNO, 111);
 		nla_put_u32(m, UDPCP_A_PEER_ICMP_LAST_MS, 40);
+		nla_put_u32(m, UDPCP_A_PEER_RX_QUEUED, 2304);
 	}
 	put_stats(m, UDPCP_A_PEER_STATS, 10 * (i + 1));
 	nla_nest_end(m, n);
