@@ -1,6 +1,6 @@
 #!/bin/bash
 # Lifecycle under load (c): load -> traffic -> close -> rmmod at once, 100
-# cycles (8 on the debug kernel).  Each cycle loads the module, sends 20
+# cycles (5 on the debug kernel).  Each cycle loads the module, sends 20
 # messages (1, 3 and 22 fragments; IPv4 and IPv6 in turn; ack and
 # single-ack in turn) that must arrive exactly once and intact, leaves a
 # netlink peer template and a configured peer behind, kills a sender to a
@@ -13,7 +13,7 @@
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../fuzz/lib.sh"
 
-cycles=${FZ_CYCLES:-$(fz_count 100 8)}
+cycles=${FZ_CYCLES:-$(fz_count 100 5)}
 n=20
 topo_pair
 udpcp_unload

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Shared fragments: two UDPCP sockets on one multicast group and port
 # (SO_REUSEADDR) each get the same datagrams, as clones of one skb.  3000
-# three-fragment no-ack messages (300 on the debug kernel) go to the group
+# three-fragment no-ack messages (200 on the debug kernel) go to the group
 # with their fragments in reverse order, so that fragment 0, which heads the
 # reassembled message, arrives last.  Both sockets must deliver every
 # message intact, and once they are closed the kernel's slab must be back
@@ -12,7 +12,7 @@
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../fuzz/lib.sh"
 
-n=$(fz_count 3000 300)
+n=$(fz_count 3000 200)
 udpcp_load
 topo_pair
 group=239.1.2.3
