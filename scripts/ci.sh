@@ -8,7 +8,10 @@
 # when it is not cached; nothing when it is): built beside a guest it took
 # twice as long and starved the guest's time limits.  Then the two suites
 # run side by side: each guest is one TCG thread, so on a machine with two
-# CPUs or more they share it without waiting on each other, and the whole
+# CPUs or more they share it without waiting on each other.  The debug
+# suite is the longer: when make check is done, its CPU runs the second
+# part of tests/debug/suite.list in a second debug guest (work directory
+# build/debug-2), so that both end at about the same time and the whole
 # fits CI's time.  UDPCP_CI_SERIAL=1 runs them one after the other.  Each
 # one's output goes to build/ci/<target>.log and is shown, whole, when it
 # ends.
@@ -51,15 +54,26 @@ if [ "${UDPCP_CI_SERIAL:-0}" = 1 ] || [ "$(nproc)" -lt 2 ]; then
 	rc_check=${PIPESTATUS[0]}
 	make check-debug 2>&1 | tee build/ci/check-debug.log
 	rc_debug=${PIPESTATUS[0]}
+	rc_debug2=
 else
+	mapfile -t first < <(tests/debug/suite.sh first)
+	mapfile -t second < <(tests/debug/suite.sh second)
 	make check >build/ci/check.log 2>&1 &
 	pid_check=$!
-	make check-debug >build/ci/check-debug.log 2>&1 &
+	make check-debug TESTS="${first[*]}" >build/ci/check-debug.log 2>&1 &
 	pid_debug=$!
 	wait "$pid_check"
 	rc_check=$?
 	echo "=== make check (exit $rc_check, after $((SECONDS - t0)) s)"
 	cat build/ci/check.log
+	rc_debug2=
+	if [ ${#second[@]} -gt 0 ]; then
+		UDPCP_DEBUG_WORK=$PWD/build/debug-2 UDPCP_SKIP_DEBUG_SELFTEST=1 \
+			make check-debug TESTS="${second[*]}" >build/ci/check-debug-2.log 2>&1
+		rc_debug2=$?
+		echo "=== make check-debug, second guest (exit $rc_debug2, after $((SECONDS - t0)) s)"
+		cat build/ci/check-debug-2.log
+	fi
 	wait "$pid_debug"
 	rc_debug=$?
 	echo "=== make check-debug (exit $rc_debug, after $((SECONDS - t0)) s)"
@@ -67,6 +81,7 @@ else
 fi
 fold check "$rc_check"
 fold check-debug "$rc_debug"
+[ -n "$rc_debug2" ] && fold check-debug-2 "$rc_debug2"
 echo "ci: $((SECONDS - t0)) s"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

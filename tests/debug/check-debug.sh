@@ -22,7 +22,8 @@
 # Ends with `N passed, N failed[, N skipped]` over all of it; exit status 1
 # on any failure or report.
 #
-# Environment: UDPCP_CACHE (kernel cache, default /var/cache/udpcp),
+# Environment: UDPCP_DEBUG_WORK (work directory, default build/debug),
+# UDPCP_CACHE (kernel cache, default /var/cache/udpcp),
 # UDPCP_KSRC_PKG (source package, default the stock kernel's series),
 # UDPCP_APPEND (added to pci=noacpi), UDPCP_SKIP_DEBUG_SELFTEST=1 (skip 3.),
 # UDPCP_DEBUG_HARNESS_SELFTEST=1 (also run the harness self-tests that
@@ -34,7 +35,9 @@ set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
-dbg=$repo/build/debug
+# UDPCP_DEBUG_WORK: where the module copy, logs and guest output go, so
+# that a second debug guest can run beside the first (scripts/ci.sh).
+dbg=${UDPCP_DEBUG_WORK:-$repo/build/debug}
 mkdir -p "$dbg"
 
 passed=0 failed=0 skipped=0
@@ -108,7 +111,7 @@ t_self=$((SECONDS - t0))
 tests=("$@")
 if [ ${#tests[@]} -eq 0 ]; then
 	# tests/debug/suite.list says which, and why not all.
-	mapfile -t tests < <(grep -Ev '^[[:space:]]*(#|$)' "$here/suite.list")
+	mapfile -t tests < <("$here/suite.sh")
 elif [ "${tests[*]}" = all ]; then
 	tests=()	# run-tests.sh: every test
 fi
