@@ -82,7 +82,7 @@ void udpcp_icmp_rcv(struct sock *sk, struct sk_buff *skb, int err,
 	if (!(peer->flags & (UDPCP_PEER_F_DEAD | UDPCP_PEER_F_GROUP)) &&
 	    udpcp_icmp_in_flight(peer, h)) {
 		peer->tx_icmp_err = err;
-		peer->icmp_errors++;
+		udpcp_peer_count(peer, UDPCP_MIB_ICMP_ERRORS, 1);
 		peer->icmp_last_err = err;
 		peer->icmp_last = jiffies;
 	}

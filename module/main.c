@@ -49,11 +49,12 @@ void udpcp_net_account_closed(struct udpcp_sock *usk)
 	struct udpcp_net *un = udpcp_pernet(udpcp_sock_net(usk));
 
 	mutex_lock(&un->lock);
-	udpcp_stats_add(&un->closed_stats, &usk->stats);
+	udpcp_mib_add(&un->closed_stats, &usk->stats);
+	udpcp_mib_fold(&un->closed_stats, usk->pcpu_stats);
 	mutex_unlock(&un->lock);
 }
 
-void udpcp_net_stats(struct udpcp_net *un, struct udpcp_stats *st)
+void udpcp_net_stats(struct udpcp_net *un, struct udpcp_mib *st)
 {
 	struct udpcp_sock *usk;
 
@@ -65,18 +66,12 @@ void udpcp_net_stats(struct udpcp_net *un, struct udpcp_stats *st)
 
 void udpcp_net_stats_reset(struct udpcp_net *un)
 {
-	struct udpcp_peer *peer;
 	struct udpcp_sock *usk;
 
 	lockdep_assert_held(&un->lock);
 	memset(&un->closed_stats, 0, sizeof(un->closed_stats));
-	list_for_each_entry(usk, &un->socks, net_node) {
-		spin_lock_bh(&usk->lock);
-		memset(&usk->stats, 0, sizeof(usk->stats));
-		list_for_each_entry(peer, &usk->peers, sock_node)
-			memset(&peer->stats, 0, sizeof(peer->stats));
-		spin_unlock_bh(&usk->lock);
-	}
+	list_for_each_entry(usk, &un->socks, net_node)
+		udpcp_sock_stats_reset(usk);
 }
 
 static int __net_init udpcp_net_init(struct net *net)
@@ -133,6 +128,9 @@ static int __init udpcp_init(void)
 {
 	int err;
 
+	err = udpcp_mib_check();
+	if (err)
+		return err;
 	err = udpcp_peer_cache_init();
 	if (err)
 		return err;

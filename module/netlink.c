@@ -143,6 +143,11 @@ static const struct nla_policy udpcp_group_op_policy[UDPCP_A_MAX + 1] = {
 	[UDPCP_A_GROUP] = NLA_POLICY_NESTED(udpcp_group_policy),
 };
 
+static const struct nla_policy udpcp_stats_reset_policy[UDPCP_A_MAX + 1] = {
+	[UDPCP_A_SOCK] = NLA_POLICY_NESTED(udpcp_sock_policy),
+	[UDPCP_A_PEER] = NLA_POLICY_NESTED(udpcp_peer_policy),
+};
+
 static const struct nla_policy udpcp_empty_policy[UDPCP_A_MAX + 1] = {
 };
 
@@ -251,35 +256,6 @@ static struct udpcp_sock *udpcp_nl_find_sock(struct udpcp_net *un,
 	return found;
 }
 
-static int udpcp_nl_put_stats(struct sk_buff *skb, int attr,
-			      const struct udpcp_stats *st)
-{
-	static const u8 ids[UDPCP_STATS_N] = {
-		UDPCP_A_STATS_TX_MSGS, UDPCP_A_STATS_RX_MSGS,
-		UDPCP_A_STATS_TX_BYTES, UDPCP_A_STATS_RX_BYTES,
-		UDPCP_A_STATS_TX_TIMEOUT, UDPCP_A_STATS_RX_TIMEOUT,
-		UDPCP_A_STATS_TX_RETRIES, UDPCP_A_STATS_RX_DISCARDED_FRAGS,
-		UDPCP_A_STATS_CRC_ERRORS, UDPCP_A_STATS_RX_DUPLICATES,
-		UDPCP_A_STATS_RX_MALFORMED, UDPCP_A_STATS_RX_DROPPED,
-		UDPCP_A_STATS_RX_REFUSED,
-	};
-	const u64 *val = (const u64 *)st;
-	struct nlattr *nest;
-	int i;
-
-	nest = nla_nest_start(skb, attr);
-	if (!nest)
-		return -EMSGSIZE;
-	for (i = 0; i < UDPCP_STATS_N; i++) {
-		if (nla_put_u64_64bit(skb, ids[i], val[i], UDPCP_A_STATS_PAD)) {
-			nla_nest_cancel(skb, nest);
-			return -EMSGSIZE;
-		}
-	}
-	nla_nest_end(skb, nest);
-	return 0;
-}
-
 static int udpcp_nl_put_sock_id(struct sk_buff *skb, struct udpcp_sock *usk)
 {
 	struct in6_addr local;
@@ -323,15 +299,16 @@ static int udpcp_nl_put_peer(struct sk_buff *skb, struct udpcp_peer *peer,
 	    nla_put_u32(skb, UDPCP_A_PEER_IDLE_MS,
 			jiffies_to_msecs(jiffies - READ_ONCE(peer->last_active))) ||
 	    nla_put_u32(skb, UDPCP_A_PEER_RTT_US, peer->srtt_us) ||
-	    udpcp_nl_put_stats(skb, UDPCP_A_PEER_STATS, &peer->stats))
+	    udpcp_mib_nl_put(skb, UDPCP_A_PEER_STATS, &peer->stats))
 		goto cancel;
 	if ((peer->flags & UDPCP_PEER_F_RX_VALID) &&
 	    nla_put_u16(skb, UDPCP_A_PEER_LAST_RX_MSG_ID, peer->rx_last_id))
 		goto cancel;
 	if (msg_id && nla_put_u16(skb, UDPCP_A_PEER_MSG_ID, msg_id))
 		goto cancel;
-	if (peer->icmp_errors &&
-	    (nla_put_u32(skb, UDPCP_A_PEER_ICMP_ERRORS, peer->icmp_errors) ||
+	if (peer->stats.mibs[UDPCP_MIB_ICMP_ERRORS] &&
+	    (nla_put_u32(skb, UDPCP_A_PEER_ICMP_ERRORS,
+			 peer->stats.mibs[UDPCP_MIB_ICMP_ERRORS]) ||
 	     nla_put_u32(skb, UDPCP_A_PEER_ICMP_LAST_ERRNO, peer->icmp_last_err) ||
 	     nla_put_u32(skb, UDPCP_A_PEER_ICMP_LAST_MS,
 			 jiffies_to_msecs(jiffies - peer->icmp_last))))
@@ -472,7 +449,8 @@ static int udpcp_nl_defaults_set(struct sk_buff *skb, struct genl_info *info)
 static int udpcp_nl_fill_sock(struct sk_buff *skb, struct netlink_callback *cb,
 			      struct udpcp_sock *usk)
 {
-	struct udpcp_stats st = {};
+	struct udpcp_sock_queues q;
+	struct udpcp_mib st = {};
 	struct nlattr *nest;
 	struct udpcp_params p;
 	void *hdr;
@@ -485,6 +463,7 @@ static int udpcp_nl_fill_sock(struct sk_buff *skb, struct netlink_callback *cb,
 	if (!nest)
 		goto cancel;
 	udpcp_sock_stats(usk, &st);
+	udpcp_sock_queues(usk, &q);
 	spin_lock_bh(&usk->lock);
 	p = usk->params;
 	spin_unlock_bh(&usk->lock);
@@ -496,7 +475,12 @@ static int udpcp_nl_fill_sock(struct sk_buff *skb, struct netlink_callback *cb,
 	    nla_put_u32(skb, UDPCP_A_SOCK_UID,
 			from_kuid_munged(sk_user_ns(NETLINK_CB(cb->skb).sk),
 					 sock_i_uid(&usk->inet.sk))) ||
-	    udpcp_nl_put_stats(skb, UDPCP_A_SOCK_STATS, &st))
+	    nla_put_u32(skb, UDPCP_A_SOCK_RX_QUEUE_MSGS, q.rx_msgs) ||
+	    nla_put_u32(skb, UDPCP_A_SOCK_RX_QUEUE_BYTES, q.rx_bytes) ||
+	    nla_put_u32(skb, UDPCP_A_SOCK_TX_QUEUE_MSGS, q.tx_msgs) ||
+	    nla_put_u32(skb, UDPCP_A_SOCK_TX_QUEUE_BYTES, q.tx_bytes) ||
+	    nla_put_u32(skb, UDPCP_A_SOCK_RX_PARTIAL_MEM, q.rx_partial_mem) ||
+	    udpcp_mib_nl_put(skb, UDPCP_A_SOCK_STATS, &st))
 		goto cancel;
 	nla_nest_end(skb, nest);
 	genlmsg_end(skb, hdr);
@@ -1011,7 +995,7 @@ static int udpcp_nl_peer_dump(struct sk_buff *skb, struct netlink_callback *cb)
 static int udpcp_nl_stats_get(struct sk_buff *skb, struct genl_info *info)
 {
 	struct udpcp_net *un = udpcp_pernet(genl_info_net(info));
-	struct udpcp_stats st;
+	struct udpcp_mib st;
 	struct sk_buff *msg;
 	void *hdr;
 	int err;
@@ -1028,7 +1012,7 @@ static int udpcp_nl_stats_get(struct sk_buff *skb, struct genl_info *info)
 	mutex_lock(&un->lock);
 	udpcp_net_stats(un, &st);
 	mutex_unlock(&un->lock);
-	err = udpcp_nl_put_stats(msg, UDPCP_A_STATS, &st);
+	err = udpcp_mib_nl_put(msg, UDPCP_A_STATS, &st);
 	if (err) {
 		nlmsg_free(msg);
 		return err;
@@ -1037,14 +1021,81 @@ static int udpcp_nl_stats_get(struct sk_buff *skb, struct genl_info *info)
 	return genlmsg_reply(msg, info);
 }
 
+/* The peer a stats-reset names: its remote end and its socket, nothing else. */
+static int udpcp_nl_reset_peer_parse(struct genl_info *info,
+				     struct udpcp_nl_peer_req *req)
+{
+	struct nlattr *nest = info->attrs[UDPCP_A_PEER];
+	int err;
+
+	err = udpcp_nl_peer_parse(info, req, true);
+	if (err)
+		return err;
+	if (!req->sock) {
+		NL_SET_ERR_MSG_ATTR(info->extack, nest,
+				    "missing sock: a peer's counters are on its socket");
+		return -EINVAL;
+	}
+	if (req->params || req->replace) {
+		NL_SET_ERR_MSG_ATTR(info->extack, nest,
+				    "a reset takes no parameters");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * Zeroes the counters the request names and nothing else: one peer's
+ * (UDPCP_A_PEER, with its socket), one socket's with its peers'
+ * (UDPCP_A_SOCK), or the whole namespace's (neither).
+ */
 static int udpcp_nl_stats_reset(struct sk_buff *skb, struct genl_info *info)
 {
 	struct udpcp_net *un = udpcp_pernet(genl_info_net(info));
+	struct nlattr *sock = info->attrs[UDPCP_A_SOCK];
+	struct nlattr *peer_attr = info->attrs[UDPCP_A_PEER];
+	struct udpcp_nl_peer_req req;
+	struct udpcp_peer *peer;
+	struct udpcp_sock *usk;
+	int err = 0;
+
+	if (sock && peer_attr) {
+		NL_SET_ERR_MSG_ATTR(info->extack, peer_attr,
+				    "name a socket or a peer, not both");
+		return -EINVAL;
+	}
+	if (peer_attr) {
+		err = udpcp_nl_reset_peer_parse(info, &req);
+		if (err)
+			return err;
+		sock = req.sock;
+	}
 
 	mutex_lock(&un->lock);
-	udpcp_net_stats_reset(un);
+	if (!sock) {
+		udpcp_net_stats_reset(un);
+		goto unlock;
+	}
+	usk = udpcp_nl_find_sock(un, sock, info->extack);
+	err = PTR_ERR_OR_ZERO(usk);
+	if (err)
+		goto unlock;
+	if (!peer_attr) {
+		udpcp_sock_stats_reset(usk);
+		goto unlock;
+	}
+	spin_lock_bh(&usk->lock);
+	peer = udpcp_peer_lookup(usk, &req.remote);
+	if (peer)
+		memset(&peer->stats, 0, sizeof(peer->stats));
+	spin_unlock_bh(&usk->lock);
+	if (!peer) {
+		NL_SET_ERR_MSG(info->extack, "no such peer");
+		err = -ENOENT;
+	}
+unlock:
 	mutex_unlock(&un->lock);
-	return 0;
+	return err;
 }
 
 /* --- multicast groups --------------------------------------------------- */
@@ -1306,7 +1357,7 @@ static const struct genl_ops udpcp_genl_ops[] = {
 	{
 		.cmd = UDPCP_CMD_STATS_RESET,
 		.doit = udpcp_nl_stats_reset,
-		.policy = udpcp_empty_policy,
+		.policy = udpcp_stats_reset_policy,
 		.maxattr = UDPCP_A_MAX,
 		.flags = GENL_UNS_ADMIN_PERM,
 	},

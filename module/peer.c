@@ -388,7 +388,7 @@ static void udpcp_peer_unlink(struct udpcp_net *un, struct udpcp_peer *peer)
 	udpcp_hist_save(un, peer);
 	udpcp_tx_purge(peer);
 	udpcp_rx_purge(peer);
-	udpcp_stats_add(&usk->stats, &peer->stats);
+	udpcp_mib_add(&usk->stats, &peer->stats);
 	memset(&peer->stats, 0, sizeof(peer->stats));
 	udpcp_peer_dst_reset(peer);
 }

@@ -16,12 +16,26 @@
 
 #include "udpcp.h"
 
+/*
+ * After the RCU grace period (SOCK_RCU_FREE): the receive path may count
+ * in pcpu_stats until then.
+ */
+static void udpcp_sock_destruct(struct sock *sk)
+{
+	free_percpu(udpcp_sk(sk)->pcpu_stats);
+	inet_sock_destruct(sk);
+}
+
 static int udpcp_init_sock(struct sock *sk)
 {
 	static atomic64_t udpcp_cookie_gen;
 	struct udpcp_sock *usk = udpcp_sk(sk);
 	int err;
 
+	usk->pcpu_stats = alloc_percpu(struct udpcp_pcpu_mib);
+	if (!usk->pcpu_stats)
+		return -ENOMEM;
+	sk->sk_destruct = udpcp_sock_destruct;
 	usk->cookie = atomic64_inc_return(&udpcp_cookie_gen);
 	spin_lock_init(&usk->lock);
 	INIT_LIST_HEAD(&usk->peers);
@@ -586,20 +600,62 @@ static int udpcp_setsockopt(struct sock *sk, int level, int optname,
 }
 
 /* Adds the socket's counters, its live peers' included, to @st. */
-void udpcp_sock_stats(struct udpcp_sock *usk, struct udpcp_stats *st)
+void udpcp_sock_stats(struct udpcp_sock *usk, struct udpcp_mib *st)
 {
 	struct udpcp_peer *peer;
 
+	udpcp_mib_fold(st, usk->pcpu_stats);
 	spin_lock_bh(&usk->lock);
-	udpcp_stats_add(st, &usk->stats);
+	udpcp_mib_add(st, &usk->stats);
 	list_for_each_entry(peer, &usk->peers, sock_node)
-		udpcp_stats_add(st, &peer->stats);
+		udpcp_mib_add(st, &peer->stats);
+	spin_unlock_bh(&usk->lock);
+}
+
+/* Walks the queues: for a dump now and then, not for the data path. */
+void udpcp_sock_queues(struct udpcp_sock *usk, struct udpcp_sock_queues *q)
+{
+	struct sk_buff_head *rxq = &usk->inet.sk.sk_receive_queue;
+	struct udpcp_peer *peer;
+	struct sk_buff *skb;
+	unsigned long flags;
+
+	memset(q, 0, sizeof(*q));
+	spin_lock_irqsave(&rxq->lock, flags);
+	skb_queue_walk(rxq, skb) {
+		q->rx_msgs++;
+		q->rx_bytes += skb->len;
+	}
+	spin_unlock_irqrestore(&rxq->lock, flags);
+
+	spin_lock_bh(&usk->lock);
+	q->tx_msgs = usk->tx_pending;
+	list_for_each_entry(peer, &usk->peers, sock_node) {
+		if (peer->tx_msg)
+			q->tx_bytes += peer->tx_msg->len;
+		skb_queue_walk(&peer->txq, skb)
+			q->tx_bytes += skb->len;
+	}
+	q->rx_partial_mem = usk->rx_partial_mem;
+	spin_unlock_bh(&usk->lock);
+}
+
+/* Zeroes the socket's counters, its live peers' included. */
+void udpcp_sock_stats_reset(struct udpcp_sock *usk)
+{
+	struct udpcp_peer *peer;
+
+	udpcp_mib_pcpu_reset(usk->pcpu_stats);
+	spin_lock_bh(&usk->lock);
+	memset(&usk->stats, 0, sizeof(usk->stats));
+	list_for_each_entry(peer, &usk->peers, sock_node)
+		memset(&peer->stats, 0, sizeof(peer->stats));
 	spin_unlock_bh(&usk->lock);
 }
 
 void udpcp_sock_fill_info(struct udpcp_sock *usk, struct udpcp_info *info)
 {
-	struct udpcp_stats st = {};
+	struct udpcp_mib st = {};
 	struct udpcp_peer *peer;
 
 	memset(info, 0, sizeof(*info));
@@ -618,19 +674,7 @@ void udpcp_sock_fill_info(struct udpcp_sock *usk, struct udpcp_info *info)
 	info->udpi_rtt_us = usk->srtt_us;
 	spin_unlock_bh(&usk->lock);
 	info->udpi_rx_queued = skb_queue_len_lockless(&usk->inet.sk.sk_receive_queue);
-	info->udpi_tx_msgs = st.tx_msgs;
-	info->udpi_rx_msgs = st.rx_msgs;
-	info->udpi_tx_bytes = st.tx_bytes;
-	info->udpi_rx_bytes = st.rx_bytes;
-	info->udpi_tx_timeout = st.tx_timeout;
-	info->udpi_rx_timeout = st.rx_timeout;
-	info->udpi_tx_retries = st.tx_retries;
-	info->udpi_rx_discarded_frags = st.rx_discarded_frags;
-	info->udpi_crc_errors = st.crc_errors;
-	info->udpi_rx_duplicates = st.rx_duplicates;
-	info->udpi_rx_malformed = st.rx_malformed;
-	info->udpi_rx_dropped = st.rx_dropped;
-	info->udpi_rx_refused = st.rx_refused;
+	udpcp_mib_fill_info(info, &st);
 }
 
 static int udpcp_getsockopt_udpcp(struct sock *sk, int optname,

@@ -180,8 +180,8 @@ static void udpcp_tx_complete(struct udpcp_peer *peer)
 		udpcp_rtt_sample(&usk->srtt_us, rtt);
 	}
 	trace_udpcp_msg_acked(peer, peer->tx_id, msg->len, peer->tx_tries, 0);
-	peer->stats.tx_msgs++;
-	peer->stats.tx_bytes += msg->len;
+	udpcp_peer_count(peer, UDPCP_MIB_TX_MSGS, 1);
+	udpcp_peer_count(peer, UDPCP_MIB_TX_BYTES, msg->len);
 	peer->tx_msg = NULL;
 	peer->tx_state = UDPCP_TX_IDLE;
 	peer->tx_deadline = 0;
@@ -206,7 +206,7 @@ static void udpcp_tx_fail(struct udpcp_peer *peer, struct sk_buff *msg,
 	trace_udpcp_msg_fail(peer, id, msg->len, peer->tx_tries, err);
 	udpcp_peer_to_addr(peer, &to);
 	udpcp_tx_fail_report(peer->usk, &to, id, msg->len, err);
-	peer->stats.tx_timeout++;
+	udpcp_peer_count(peer, UDPCP_MIB_TX_TIMEOUT, 1);
 	if (!(peer->flags & UDPCP_PEER_F_GROUP))
 		peer->flags |= UDPCP_PEER_F_NEED_SYNC;
 	udpcp_notify_peer(peer, UDPCP_CMD_MSG_FAILED_NTF, id, GFP_ATOMIC);
@@ -241,8 +241,8 @@ static void udpcp_tx_start(struct udpcp_peer *peer, struct sk_buff *msg,
 
 	udpcp_tx_fill(peer, xmitq);
 	if (peer->tx_mode == UDPCP_NOACK) {
-		peer->stats.tx_msgs++;
-		peer->stats.tx_bytes += msg->len;
+		udpcp_peer_count(peer, UDPCP_MIB_TX_MSGS, 1);
+		udpcp_peer_count(peer, UDPCP_MIB_TX_BYTES, msg->len);
 		peer->tx_msg = NULL;
 		udpcp_tx_done(peer, msg);
 		return;
@@ -337,8 +337,8 @@ bool udpcp_tx_single(struct udpcp_peer *peer, struct sk_buff *msg,
 		udpcp_csum_set(msg);
 	trace_udpcp_msg_queue(peer, id, len, mode, 0);
 	trace_udpcp_frag_send(peer, id, 0, 1, 1);
-	peer->stats.tx_msgs++;
-	peer->stats.tx_bytes += len;
+	udpcp_peer_count(peer, UDPCP_MIB_TX_MSGS, 1);
+	udpcp_peer_count(peer, UDPCP_MIB_TX_BYTES, len);
 	udpcp_peer_touch(peer);
 	__skb_queue_tail(xmitq, msg);
 	return true;
@@ -436,7 +436,8 @@ static bool udpcp_tx_pmtu_restart(struct udpcp_peer *peer,
 	if (!payload ||
 	    min_t(unsigned int, msg->len, peer->tx_frag_payload) <= payload)
 		return false;
-	peer->stats.tx_retries++;
+	udpcp_peer_count(peer, UDPCP_MIB_TX_RETRIES, 1);
+	udpcp_peer_count(peer, UDPCP_MIB_PMTU_RESTARTS, 1);
 	peer->tx_msg = NULL;
 	peer->tx_state = UDPCP_TX_IDLE;
 	udpcp_tx_start(peer, msg, xmitq);
@@ -468,7 +469,7 @@ void udpcp_tx_timeout(struct udpcp_peer *peer, struct sk_buff_head *xmitq)
 	case UDPCP_TX_SYNC:
 		if (peer->tx_tries < p.max_tries) {
 			peer->tx_tries++;
-			peer->stats.tx_retries++;
+			udpcp_peer_count(peer, UDPCP_MIB_TX_RETRIES, 1);
 			peer->tx_deadline = udpcp_tx_deadline(peer);
 			udpcp_tx_sync(peer, xmitq);
 			return;
@@ -492,7 +493,7 @@ void udpcp_tx_timeout(struct udpcp_peer *peer, struct sk_buff_head *xmitq)
 			for (i = peer->tx_base; i < peer->tx_next; i++) {
 				if (test_bit(i, UDPCP_TX_CB(peer->tx_msg)->acked))
 					continue;
-				peer->stats.tx_retries++;
+				udpcp_peer_count(peer, UDPCP_MIB_TX_RETRIES, 1);
 				trace_udpcp_frag_retransmit(peer, peer->tx_id,
 							    i, peer->tx_frags,
 							    peer->tx_tries);

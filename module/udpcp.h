@@ -6,6 +6,7 @@
 #define _UDPCP_H
 
 #include <linux/types.h>
+#include <linux/u64_stats_sync.h>
 #include <linux/skbuff.h>
 #include <linux/hrtimer.h>
 #include <linux/rhashtable.h>
@@ -104,34 +105,49 @@ enum {
 	UDPCP_P_OUTSTANDING_ACKS,
 };
 
-/* Counters; each maps to one UDPCP_A_STATS_* attribute. */
-struct udpcp_stats {
-	u64	tx_msgs;
-	u64	rx_msgs;
-	u64	tx_bytes;
-	u64	rx_bytes;
-	u64	tx_timeout;
-	u64	rx_timeout;
-	u64	tx_retries;
-	u64	rx_discarded_frags;
-	u64	crc_errors;
-	u64	rx_duplicates;
-	u64	rx_malformed;
-	u64	rx_dropped;
-	u64	rx_refused;
+/*
+ * The counters (the MIB).  Kept per peer and per socket, summed for the
+ * namespace; mib.c gives each its netlink attribute and UDPCP_INFO field.
+ */
+enum udpcp_mib_item {
+	UDPCP_MIB_TX_MSGS,
+	UDPCP_MIB_RX_MSGS,
+	UDPCP_MIB_TX_BYTES,
+	UDPCP_MIB_RX_BYTES,
+	UDPCP_MIB_TX_TIMEOUT,
+	UDPCP_MIB_RX_TIMEOUT,
+	UDPCP_MIB_TX_RETRIES,
+	UDPCP_MIB_RX_DISCARDED_FRAGS,
+	UDPCP_MIB_CRC_ERRORS,
+	UDPCP_MIB_RX_DUPLICATES,
+	UDPCP_MIB_RX_MALFORMED,
+	UDPCP_MIB_RX_DROPPED,
+	UDPCP_MIB_RX_REFUSED,
+	UDPCP_MIB_ICMP_ERRORS,
+	UDPCP_MIB_PMTU_RESTARTS,
+	UDPCP_MIB_MAX
 };
 
-#define UDPCP_STATS_N	(sizeof(struct udpcp_stats) / sizeof(u64))
+struct udpcp_mib {
+	u64	mibs[UDPCP_MIB_MAX];
+};
 
-static inline void udpcp_stats_add(struct udpcp_stats *to,
-				   const struct udpcp_stats *from)
+/*
+ * Counted where the socket lock is not held (packets refused before they
+ * are matched to a peer): per CPU, written in BH only.
+ */
+struct udpcp_pcpu_mib {
+	u64_stats_t		mibs[UDPCP_MIB_MAX];
+	struct u64_stats_sync	syncp;
+};
+
+static inline void udpcp_mib_add(struct udpcp_mib *to,
+				 const struct udpcp_mib *from)
 {
-	u64 *t = (u64 *)to;
-	const u64 *f = (const u64 *)from;
 	int i;
 
-	for (i = 0; i < UDPCP_STATS_N; i++)
-		t[i] += f[i];
+	for (i = 0; i < UDPCP_MIB_MAX; i++)
+		to->mibs[i] += from->mibs[i];
 }
 
 /* An endpoint: IPv4 as a v4-mapped address, so one type serves both. */
@@ -163,7 +179,7 @@ struct udpcp_net {
 	struct rhashtable	history;	/* last message IDs sent */
 	atomic_t		history_count;
 	struct list_head	configs;	/* peers added by netlink */
-	struct udpcp_stats	closed_stats;	/* of sockets already closed */
+	struct udpcp_mib	closed_stats;	/* of sockets already closed */
 	struct delayed_work	gc_work;
 };
 
@@ -194,7 +210,8 @@ struct udpcp_sock {
 						 * oldest first; under lock
 						 */
 	u32			srtt_us;
-	struct udpcp_stats	stats;
+	struct udpcp_mib	stats;		/* and of peers gone; under lock */
+	struct udpcp_pcpu_mib __percpu *pcpu_stats;
 };
 
 struct udpcp6_sock {
@@ -323,13 +340,23 @@ struct udpcp_peer {
 	u32			rx_queued;
 	u8			gen;
 
-	/* ICMP errors matched to a packet in flight (icmp.c) */
-	u32			icmp_errors;
+	/*
+	 * The last ICMP error matched to a packet in flight (icmp.c; the
+	 * count is UDPCP_MIB_ICMP_ERRORS)
+	 */
 	u8			icmp_last_err;	/* its errno */
 	unsigned long		icmp_last;	/* jiffies */
 
-	struct udpcp_stats	stats;
+	struct udpcp_mib	stats;		/* under the socket lock */
 };
+
+/* Counts @n in @peer's @item. */
+static inline void udpcp_peer_count(struct udpcp_peer *peer,
+				    enum udpcp_mib_item item, u64 n)
+{
+	lockdep_assert_held(&peer->usk->lock);
+	peer->stats.mibs[item] += n;
+}
 
 /*
  * A peer added by netlink without naming a socket: a template whose
@@ -396,7 +423,7 @@ static inline u16 udpcp_next_id(u16 id)
 void udpcp_net_link_sock(struct udpcp_sock *usk);
 void udpcp_net_unlink_sock(struct udpcp_sock *usk);
 void udpcp_net_account_closed(struct udpcp_sock *usk);
-void udpcp_net_stats(struct udpcp_net *un, struct udpcp_stats *st);
+void udpcp_net_stats(struct udpcp_net *un, struct udpcp_mib *st);
 void udpcp_net_stats_reset(struct udpcp_net *un);
 
 /* socket.c */
@@ -404,7 +431,19 @@ int udpcp_proto_init(void);
 void udpcp_proto_exit(void);
 void udpcp_sock_fill_info(struct udpcp_sock *usk, struct udpcp_info *info);
 void udpcp_sock_wake_flush(struct udpcp_sock *usk);
-void udpcp_sock_stats(struct udpcp_sock *usk, struct udpcp_stats *st);
+void udpcp_sock_stats(struct udpcp_sock *usk, struct udpcp_mib *st);
+void udpcp_sock_stats_reset(struct udpcp_sock *usk);
+
+/* What waits in a socket's queues (netlink's sock dump). */
+struct udpcp_sock_queues {
+	u32	rx_msgs;
+	u32	rx_bytes;
+	u32	tx_msgs;
+	u32	tx_bytes;
+	u32	rx_partial_mem;
+};
+
+void udpcp_sock_queues(struct udpcp_sock *usk, struct udpcp_sock_queues *q);
 
 /* udp.c */
 int udpcp_udp_create(struct udpcp_sock *usk);
@@ -475,6 +514,15 @@ int udpcp_encap_rcv(struct sock *udp_sk, struct sk_buff *skb);
 void udpcp_rx_timeout(struct udpcp_peer *peer);
 void udpcp_rx_purge(struct udpcp_peer *peer);
 void udpcp_rx_dequeued(struct udpcp_sock *usk, const struct sk_buff *skb);
+
+/* mib.c */
+int udpcp_mib_check(void);
+int udpcp_mib_nl_put(struct sk_buff *skb, int attr, const struct udpcp_mib *m);
+void udpcp_mib_fill_info(struct udpcp_info *info, const struct udpcp_mib *m);
+void udpcp_mib_fold(struct udpcp_mib *to,
+		    const struct udpcp_pcpu_mib __percpu *pcpu);
+void udpcp_mib_pcpu_reset(struct udpcp_pcpu_mib __percpu *pcpu);
+void udpcp_sock_count(struct udpcp_sock *usk, enum udpcp_mib_item item);
 
 /* netlink.c */
 int udpcp_genl_init(void);

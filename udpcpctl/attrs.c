@@ -33,6 +33,11 @@ const struct nla_policy sock_policy[UDPCP_A_SOCK_MAX + 1] = {
 	[UDPCP_A_SOCK_STATS] = { .type = NLA_NESTED },
 	[UDPCP_A_SOCK_INODE] = { .type = NLA_U64 },
 	[UDPCP_A_SOCK_UID] = { .type = NLA_U32 },
+	[UDPCP_A_SOCK_RX_QUEUE_MSGS] = { .type = NLA_U32 },
+	[UDPCP_A_SOCK_RX_QUEUE_BYTES] = { .type = NLA_U32 },
+	[UDPCP_A_SOCK_TX_QUEUE_MSGS] = { .type = NLA_U32 },
+	[UDPCP_A_SOCK_TX_QUEUE_BYTES] = { .type = NLA_U32 },
+	[UDPCP_A_SOCK_RX_PARTIAL_MEM] = { .type = NLA_U32 },
 };
 
 const struct nla_policy peer_policy[UDPCP_A_PEER_MAX + 1] = {
@@ -62,7 +67,7 @@ const struct nla_policy group_policy[UDPCP_A_GROUP_MAX + 1] = {
 	[UDPCP_A_GROUP_IFINDEX] = { .type = NLA_U32 },
 };
 
-static const struct nla_policy stats_policy[UDPCP_A_STATS_MAX + 1] = {
+const struct nla_policy stats_policy[UDPCP_A_STATS_MAX + 1] = {
 	[UDPCP_A_STATS_TX_MSGS ... UDPCP_A_STATS_MAX] = { .type = NLA_U64 },
 };
 
@@ -174,6 +179,9 @@ static const struct counter counters[] = {
 	{ UDPCP_A_STATS_TX_BYTES, "tx_bytes", "bytes", false },
 	{ UDPCP_A_STATS_TX_TIMEOUT, "tx_timeout", "timeout", false },
 	{ UDPCP_A_STATS_TX_RETRIES, "tx_retries", "retries", false },
+	{ UDPCP_A_STATS_PMTU_RESTARTS, "pmtu_restarts", "pmtu-restarts",
+	  false },
+	{ UDPCP_A_STATS_ICMP_ERRORS, "icmp_errors", "icmp-errors", false },
 	{ UDPCP_A_STATS_RX_MSGS, "rx_msgs", "msgs", true },
 	{ UDPCP_A_STATS_RX_BYTES, "rx_bytes", "bytes", true },
 	{ UDPCP_A_STATS_RX_TIMEOUT, "rx_timeout", "timeout", true },
@@ -277,8 +285,8 @@ static void print_flags(struct nlattr *a)
 	pr_list("flags", "flags", names, n);
 }
 
-static int peer_parse(struct nlattr **tb, struct nlattr *nest,
-		      struct endpoint *remote, struct endpoint *local)
+int peer_parse(struct nlattr **tb, struct nlattr *nest,
+	       struct endpoint *remote, struct endpoint *local)
 {
 	if (nest_parse(tb, UDPCP_A_PEER_MAX, nest, peer_policy, "peer") ||
 	    sock_endpoint(tb[UDPCP_A_PEER_SOCK], local))

@@ -1,7 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /* sock: the namespace's UDPCP sockets. */
+#include <ctype.h>
+#include <dirent.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 #include "print.h"
 #include "udpcpctl.h"
@@ -31,7 +36,137 @@ static void print_u64(struct nlattr *a, const char *key, const char *label)
 		pr_uint(key, label, nla_get_u64(a));
 }
 
-/* "sock inet 0.0.0.0:5000 peers 2 uid 0 inode 123 cookie 4096", params. */
+/*
+ * The processes holding each socket, found as ss -p finds them: by the
+ * socket's inode among every process's file descriptors.
+ */
+struct owner {
+	uint64_t inode;
+	int pid;
+	int fd;
+	char comm[16];
+};
+
+static struct owner *owners;
+static size_t nowners;
+
+static void owner_add(uint64_t inode, int pid, int fd)
+{
+	struct owner *o = realloc(owners, (nowners + 1) * sizeof(*o));
+	char path[64];
+	FILE *f;
+
+	if (!o)
+		return;
+	owners = o;
+	o = &owners[nowners++];
+	*o = (struct owner){ .inode = inode, .pid = pid, .fd = fd };
+	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
+	f = fopen(path, "r");
+	if (f) {
+		if (fgets(o->comm, sizeof(o->comm), f))
+			o->comm[strcspn(o->comm, "\n")] = 0;
+		fclose(f);
+	}
+}
+
+/* Once per run; processes we may not look into are left out, as by ss. */
+static void scan_owners(void)
+{
+	static bool scanned;
+	struct dirent *p, *f;
+	DIR *proc, *fds;
+
+	if (scanned)
+		return;
+	scanned = true;
+	proc = opendir("/proc");
+	if (!proc)
+		return;
+	while ((p = readdir(proc))) {
+		char path[600], link[64];
+		unsigned long long ino;
+		ssize_t n;
+
+		if (!isdigit((unsigned char)p->d_name[0]))
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/fd", p->d_name);
+		fds = opendir(path);
+		if (!fds)
+			continue;
+		while ((f = readdir(fds))) {
+			if (f->d_name[0] == '.')
+				continue;
+			snprintf(path, sizeof(path), "/proc/%s/fd/%s",
+				 p->d_name, f->d_name);
+			n = readlink(path, link, sizeof(link) - 1);
+			if (n <= 0)
+				continue;
+			link[n] = 0;
+			if (sscanf(link, "socket:[%llu]", &ino) == 1)
+				owner_add(ino, atoi(p->d_name), atoi(f->d_name));
+		}
+		closedir(fds);
+	}
+	closedir(proc);
+}
+
+/* Plain: users (("comm",pid=N,fd=M),...), as ss -p; JSON: an array. */
+static void print_users(struct nlattr *a)
+{
+	char text[512] = "(";
+	size_t len = 1;
+	uint64_t inode;
+	bool any = false;
+
+	if (!a)
+		return;
+	inode = nla_get_u64(a);
+	scan_owners();
+	for (size_t i = 0; i < nowners; i++) {
+		const struct owner *o = &owners[i];
+
+		if (o->inode != inode)
+			continue;
+		if (opts.json) {
+			if (!any)
+				pr_arr_open("users");
+			pr_obj_open(NULL);
+			pr_str("comm", NULL, o->comm);
+			pr_uint("pid", NULL, o->pid);
+			pr_uint("fd", NULL, o->fd);
+			pr_obj_close();
+		} else if (len < sizeof(text)) {
+			len += snprintf(text + len, sizeof(text) - len,
+					"%s(\"%s\",pid=%d,fd=%d)", any ? "," : "",
+					o->comm, o->pid, o->fd);
+		}
+		any = true;
+	}
+	if (!any)
+		return;
+	if (opts.json) {
+		pr_arr_close();
+	} else if (len + 2 <= sizeof(text)) {
+		strcat(text, ")");
+		pr_str("users", "users", text);
+	}
+}
+
+static void print_queues(struct nlattr **tb)
+{
+	print_u32(tb[UDPCP_A_SOCK_RX_QUEUE_MSGS], "rx_queue_msgs", "rx-queue");
+	print_u32(tb[UDPCP_A_SOCK_RX_QUEUE_BYTES], "rx_queue_bytes", "bytes");
+	print_u32(tb[UDPCP_A_SOCK_TX_QUEUE_MSGS], "tx_queue_msgs", "tx-queue");
+	print_u32(tb[UDPCP_A_SOCK_TX_QUEUE_BYTES], "tx_queue_bytes", "bytes");
+	print_u32(tb[UDPCP_A_SOCK_RX_PARTIAL_MEM], "rx_partial_mem",
+		  "partial-mem");
+}
+
+/*
+ * "sock inet 0.0.0.0:5000 peers 2 uid 0 inode 123 cookie 4096" and the
+ * processes holding it; params; queues; with -s, counters.
+ */
 static void print_sock(struct nlattr **tb, const struct endpoint *ep)
 {
 	pr_obj_open(NULL);
@@ -43,8 +178,11 @@ static void print_sock(struct nlattr **tb, const struct endpoint *ep)
 	print_u32(tb[UDPCP_A_SOCK_UID], "uid", "uid");
 	print_u64(tb[UDPCP_A_SOCK_INODE], "inode", "inode");
 	print_u64(tb[UDPCP_A_SOCK_COOKIE], "cookie", "cookie");
+	print_users(tb[UDPCP_A_SOCK_INODE]);
 	pr_newline(1);
 	print_params(tb[UDPCP_A_SOCK_PARAMS]);
+	pr_newline(1);
+	print_queues(tb);
 	if (opts.stats)
 		print_stats(tb[UDPCP_A_SOCK_STATS], "stats", 1);
 	pr_newline(0);

@@ -25,6 +25,7 @@ static const struct {
 	{ "group", &obj_group },
 	{ "monitor", &obj_monitor },
 	{ "save", &obj_save },
+	{ "top", &obj_top },
 	{ "help", NULL },
 };
 
@@ -33,7 +34,7 @@ static const char main_usage[] =
 	"       " PROG " [ OPTIONS ] -b FILE [ -force ]\n"
 	"       " PROG " help [ OBJECT ]\n"
 	"       " PROG " { -h | --help | -V | --version }\n"
-	"OBJECT := { defaults | sock | peer | stats | group | monitor | save }\n"
+	"OBJECT := { defaults | sock | peer | stats | group | monitor | save | top }\n"
 	"OPTIONS := { -j[son] [ -p[retty] ] | -s[tats] | -t[imestamp] | -n[etns] NETNS }\n"
 	"-b[atch] FILE: one command per line (OBJECT COMMAND ARGS), FILE - for stdin;\n"
 	"-f[orce]: go on after a failed line.  Options also take two dashes.\n"

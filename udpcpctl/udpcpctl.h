@@ -114,6 +114,7 @@ enum kw_slot {
 	S_LOCAL,
 	S_DEV,
 	S_STATE,
+	S_REMOTE,
 	S_COUNT,
 };
 
@@ -122,7 +123,7 @@ enum kw_slot {
  * builds its message from it, so no netlink is needed to reject bad input.
  */
 struct req {
-	struct addr remote;	/* peer ADDR, group GROUP */
+	struct addr remote;	/* peer ADDR, group GROUP, stats ... peer ADDR */
 	uint16_t port;		/* peer ... port PORT */
 	struct endpoint local;	/* local ADDR:PORT, local-port PORT */
 	const char *ifname;	/* group ... dev IFNAME */
@@ -184,6 +185,7 @@ extern const struct nla_policy top_policy[UDPCP_A_MAX + 1];
 extern const struct nla_policy sock_policy[UDPCP_A_SOCK_MAX + 1];
 extern const struct nla_policy peer_policy[UDPCP_A_PEER_MAX + 1];
 extern const struct nla_policy group_policy[UDPCP_A_GROUP_MAX + 1];
+extern const struct nla_policy stats_policy[UDPCP_A_STATS_MAX + 1];
 
 /* Parse @nest (NULL: all absent); -1 and a warning if malformed. */
 int nest_parse(struct nlattr **tb, int max, struct nlattr *nest,
@@ -195,6 +197,9 @@ int put_sock_sel(struct nl_msg *msg, int attr, const struct endpoint *ep);
 int sock_endpoint(struct nlattr *sock, struct endpoint *ep);
 bool endpoint_matches(const struct endpoint *ep, const struct req *filter);
 bool peer_matches(struct nlattr *peer, const struct req *filter);
+/* A peer nest: its attributes in @tb, its two ends; -1 if malformed. */
+int peer_parse(struct nlattr **tb, struct nlattr *nest,
+	       struct endpoint *remote, struct endpoint *local);
 
 /* A params nest, or a defaults nest, decoded; -1 (warned) if malformed. */
 int params_get(struct nlattr *params, struct params *ps);
@@ -231,7 +236,7 @@ struct object {
 };
 
 extern const struct object obj_defaults, obj_sock, obj_peer, obj_stats,
-	obj_group, obj_monitor, obj_save;
+	obj_group, obj_monitor, obj_save, obj_top;
 
 /*
  * -b FILE ("-": stdin): @run each line's words; stop at the first that

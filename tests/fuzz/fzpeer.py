@@ -54,8 +54,8 @@ MODES = {"noack": 0, "ack": 1, "single-ack": 2}
 INFO_FIELDS = ("size tx_nodes rx_nodes tx_pending rx_queued rtt_us tx_msgs "
                "rx_msgs tx_bytes rx_bytes tx_timeout rx_timeout tx_retries "
                "rx_discarded_frags crc_errors rx_duplicates rx_malformed "
-               "rx_dropped rx_refused").split()
-INFO = struct.Struct("=6I13Q")
+               "rx_dropped rx_refused icmp_errors pmtu_restarts").split()
+INFO = struct.Struct("=6I15Q")
 
 # pattern.h: octet off >= 4 is (seq * 7 + off * 13 + (off >> 8) * 29) & 255.
 _BASE = bytes((off * 13 + (off >> 8) * 29) & 0xFF for off in range(65536))

@@ -119,7 +119,7 @@ usage '-n: "a/b" is not a network namespace name' -n a/b sock
 usage '-n: ".." is not a network namespace name' -n .. sock
 usage "cannot open network namespace \"$NS-none\": No such file or directory" \
 	-n "$NS-none" sock
-usage 'unknown object "x", expected defaults, sock, peer, stats, group, monitor, save or help' x
+usage 'unknown object "x", expected defaults, sock, peer, stats, group, monitor, save, top or help' x
 usage 'ambiguous object "s": sock, stats or save' s
 usage 'unknown option "-bogus"' -bogus sock
 usage 'unknown option "-jn"' -jn x sock
@@ -129,7 +129,7 @@ usage '-batch: missing value' -batch
 usage '-b: missing FILE' -b ""
 usage '-b: cannot open "/nonexistent/udpcp.conf": No such file or directory' -b /nonexistent/udpcp.conf
 usage '-b: unexpected argument "peer"' -force -b /dev/null peer
-usage 'unknown object "help-me", expected defaults, sock, peer, stats, group, monitor, save or help' help help-me
+usage 'unknown object "help-me", expected defaults, sock, peer, stats, group, monitor, save, top or help' help help-me
 usage 'help: unexpected argument "add"' help peer add
 usage 'unknown save command "now", expected help' save now
 usage 'monitor: unknown event "ls", expected peer-created, peer-removed, msg-failed or peer-resync' monitor ls
@@ -198,7 +198,14 @@ usage 'unknown monitor argument "bogus", expected port, local, local-port or sta
 usage 'peer show: "10.0.0.256" is not an IPv4 or IPv6 address' peer show 10.0.0.256
 usage 'peer show: "fe80:x" is not an IPv4 or IPv6 address' peer show fe80:x
 usage 'local-port: "x" is not a number' sock show local-port x
-usage 'stats reset: unexpected argument "now"' stats reset now
+usage 'unknown stats reset argument "now", expected local, local-port, peer or port' stats reset now
+usage 'stats reset: peer ADDR and port PORT go together' stats reset local-port 5 peer 192.0.2.1
+usage 'unknown top argument "bogus", expected interval, count or lines' top bogus
+usage 'interval: "0" is out of range (1-3600)' top interval 0
+usage 'top: count needs a value' top count
+usage 'stats reset: peer ADDR and port PORT go together' stats reset local-port 5 port 7
+usage "stats reset: a peer's counters are on its socket: give local or local-port" stats reset peer 192.0.2.1 port 7
+usage 'peer: "192.0.2" is not an IPv4 or IPv6 address' stats reset local-port 5 peer 192.0.2 port 7
 usage 'group join: missing GROUP' group join
 usage 'group join: "10.0.0.1" is not a multicast address' group join 10.0.0.1 local 5
 usage 'group join: missing local' group join 239.1.1.1
@@ -273,20 +280,21 @@ sys.exit(0 if eval(sys.argv[2]) else 3)' "$TMP/json" "$expr" 2>"$TMP/pyerr"; the
 }
 
 SOCK4='sock inet 192.0.2.1:5000 peers 2 uid 0 inode 1234 cookie 4097
-    mode ack checksum on tx-timeout 500 rx-timeout 5000 max-try 5 outstanding-acks 1'
+    mode ack checksum on tx-timeout 500 rx-timeout 5000 max-try 5 outstanding-acks 1
+    rx-queue 3 bytes 300 tx-queue 1 bytes 100 partial-mem 0'
 SOCK4S="$SOCK4
-    tx: msgs 102 bytes 104 timeout 106 retries 108
+    tx: msgs 102 bytes 104 timeout 106 retries 108 pmtu-restarts 116 icmp-errors 115
     rx: msgs 103 bytes 105 timeout 107 discarded-frags 109 duplicates 111 malformed 112 dropped 113 refused 114 crc-errors 110"
 SOCK6='sock inet6 [2001:db8::1]:6000 peers 1 uid 0 inode 5678 cookie 8193
     mode single-ack checksum on tx-timeout 500 rx-timeout 5000 max-try 5 outstanding-acks 1'
 SOCK6S="$SOCK6
-    tx: msgs 202 bytes 204 timeout 206 retries 208
+    tx: msgs 202 bytes 204 timeout 206 retries 208 pmtu-restarts 216 icmp-errors 215
     rx: msgs 203 bytes 205 timeout 207 discarded-frags 209 duplicates 211 malformed 212 dropped 213 refused 214 crc-errors 210"
 PEER0='peer 192.0.2.2 port 5000 local 192.0.2.1:5000 state idle flags configured
     mode noack checksum on tx-timeout 500 rx-timeout 5000 max-try 5 outstanding-acks 1
     next-msg-id 12 last-rx-msg-id 7 idle 1500ms rtt 250us'
 PEER0S="$PEER0
-    tx: msgs 12 bytes 14 timeout 16 retries 18
+    tx: msgs 12 bytes 14 timeout 16 retries 18 pmtu-restarts 26 icmp-errors 25
     rx: msgs 13 bytes 15 timeout 17 discarded-frags 19 duplicates 21 malformed 22 dropped 23 refused 24 crc-errors 20"
 PEER1='peer 192.0.2.3 port 5001 local 192.0.2.1:5000 state syncing
     mode ack checksum on tx-timeout 500 rx-timeout 5000 max-try 5 outstanding-acks 1
@@ -295,7 +303,7 @@ PEER2='peer 2001:db8::2 port 5002 local [2001:db8::1]:6000 state 9 flags configu
     mode single-ack checksum on tx-timeout 500 rx-timeout 5000 max-try 5 outstanding-acks 1
     next-msg-id 14 last-rx-msg-id 9 idle 1502ms rtt 252us'
 DEFAULTS='mode ack checksum on tx-timeout 500 rx-timeout 5000 max-try 5 outstanding-acks 1 max-peers 64 peer-expiry 60000'
-STATS='tx: msgs 1002 bytes 1004 timeout 1006 retries 1008
+STATS='tx: msgs 1002 bytes 1004 timeout 1006 retries 1008 pmtu-restarts 1016 icmp-errors 1015
 rx: msgs 1003 bytes 1005 timeout 1007 discarded-frags 1009 duplicates 1011 malformed 1012 dropped 1013 refused 1014 crc-errors 1010'
 lo=$(cat /sys/class/net/lo/ifindex 2>/dev/null)
 GROUP4="group 239.1.1.1 dev lo local 0.0.0.0:5000"
@@ -328,6 +336,9 @@ if [ -n "$FAKE" ]; then
 	req "peer-get dump v1" peer
 	req "stats-get v1" stats
 	req "stats-reset v1" stats reset
+	req "stats-reset v1 sock(local-port=5000)" stats reset local-port 5000
+	req "stats-reset v1 peer(remote-ipv6=2001:db8::2 remote-port=7 sock(local-ipv4=192.0.2.1 local-port=5000))" \
+		stats reset local 192.0.2.1:5000 peer 2001:db8::2 port 7
 	req "group-get dump v1" group
 	req "group-join v1 group(sock(local-ipv4=192.0.2.1 local-port=5000) ipv4=239.1.1.1 ifindex=$lo)" \
 		group join 239.1.1.1 dev lo local 192.0.2.1:5000
@@ -440,7 +451,7 @@ stats-reset v1"
 		"udpcpctl: $TMP/e.conf:3: Error: peer already exists" fk --force --batch="$TMP/e.conf"
 	printf 'stats\nstats reset now\nstats reset\n' >"$TMP/u.conf"
 	FAKEGENL_ERR_AT=2 check "-force: a usage error, then the kernel's; exit 1" 1 "$STATS" \
-		"udpcpctl: $TMP/u.conf:2: stats reset: unexpected argument \"now\"
+		"udpcpctl: $TMP/u.conf:2: unknown stats reset argument \"now\", expected local, local-port, peer or port
 udpcpctl: $TMP/u.conf:3: Error: peer already exists" fk -force -b "$TMP/u.conf"
 	FAKEGENL_ERR=1 check "-b -: errno without extack" 2 "" \
 		"udpcpctl: <stdin>:1: Error: Operation not permitted" bash -c 'echo "stats reset" | LD_PRELOAD=$0 "$1" -b -' "$FAKE" "$U"
@@ -459,7 +470,7 @@ udpcpctl: $TMP/u.conf:3: Error: peer already exists" fk -force -b "$TMP/u.conf"
 		fk -b "$TMP/m.conf"
 	check "-b: monitor help" 0 "$("$U" monitor help)" "" bash -c 'echo "monitor help" | "$0" -b -' "$U"
 	check "-b: a line of options is no object" 1 "" \
-		'udpcpctl: <stdin>:1: unknown object "-j", expected defaults, sock, peer, stats, group, monitor, save or help' \
+		'udpcpctl: <stdin>:1: unknown object "-j", expected defaults, sock, peer, stats, group, monitor, save, top or help' \
 		bash -c 'echo "-j stats" | "$0" -b -' "$U"
 
 	# save: the defaults, all of them, and the peers without a socket
@@ -515,10 +526,15 @@ $GROUP6" "" fk group
 	json "-j defaults" 'd == {"mode": "ack", "checksum": True, "tx_timeout_ms": 500, "rx_timeout_ms": 5000, "max_try": 5, "outstanding_acks": 1, "max_peers": 64, "peer_expiry_ms": 60000}' \
 		-j defaults
 	json "-j -p defaults" 'd["peer_expiry_ms"] == 60000' -j -p defaults
-	json "-j stats" 'd["tx_msgs"] == 1002 and d["crc_errors"] == 1010 and len(d) == 13 and d["rx_refused"] == 1014' -j stats
+	json "-j stats" 'd["tx_msgs"] == 1002 and d["crc_errors"] == 1010 and len(d) == 15 and d["rx_refused"] == 1014 and d["pmtu_restarts"] == 1016' -j stats
 	json "-j sock" 'len(d) == 2 and d[1]["family"] == "inet6" and d[1]["local_address"] == "2001:db8::1" and d[1]["local_port"] == 6000 and d[0]["cookie"] == 4097 and "stats" not in d[0]' \
 		-j sock
 	json "-j -p -s sock" 'd[0]["stats"]["rx_dropped"] == 113 and d[0]["peer_count"] == 2' -j -p -s sock
+	# The fake's counters stand still: every peer with a socket, 0 per interval.
+	json "-j top" 'd["interval_ms"] >= 1000 and len(d["peers"]) == 3 and all(p["tx_msgs"] == 0 and p["rx_msgs"] == 0 for p in d["peers"]) and d["peers"][1]["rtt_us"] in (250, 251, 252)' \
+		-j top count 1
+	check "top, plain: header, then the busiest first" 0 "PEER LOCAL TX/s RX/s RETRY/s FAILED RTT(us)
+3" "" bash -c 'LD_PRELOAD=$0 "$1" top count 1 lines 5 | sed -n "2p" | tr -s " "; LD_PRELOAD=$0 "$1" top count 1 | tail -n +3 | wc -l' "$FAKE" "$U"
 	json "-j peer" '[p["state"] for p in d] == ["idle", "syncing", "9"] and d[2]["flags"] == ["configured", "need-sync", "0x10"] and d[1]["flags"] == [] and d[0]["mode"] == "noack" and d[2]["remote_address"] == "2001:db8::2"' \
 		-j peer
 	json "-j -s -p peer" 'd[0]["stats"]["tx_retries"] == 18 and d[0]["idle_ms"] == 1500 and d[0]["rtt_us"] == 250 and d[0]["next_msg_id"] == 12 and d[0]["last_rx_msg_id"] == 7' \
@@ -669,7 +685,9 @@ comp_is() { # LINE EXPECTED
 comp_is "udpcpctl sa" "save"
 comp_is "udpcpctl s" "save sock stats"
 comp_is "udpcpctl help pe" "peer"
-comp_is "udpcpctl help " "defaults group help monitor peer save sock stats"
+comp_is "udpcpctl help " "defaults group help monitor peer save sock stats top"
+comp_is "udpcpctl top count 2 " "count help interval lines"
+comp_is "udpcpctl stats reset local-port 5 p" "peer port"
 comp_is "udpcpctl save " "help"
 comp_is "udpcpctl -for" "-force"
 comp_is "udpcpctl --ba" "--batch"

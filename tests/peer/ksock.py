@@ -19,8 +19,8 @@ SO_SNDBUFFORCE, SO_RCVBUFFORCE = 32, 33
 INFO_FIELDS = ("size tx_nodes rx_nodes tx_pending rx_queued rtt_us tx_msgs "
                "rx_msgs tx_bytes rx_bytes tx_timeout rx_timeout tx_retries "
                "rx_discarded_frags crc_errors rx_duplicates rx_malformed "
-               "rx_dropped rx_refused").split()
-INFO_STRUCT = struct.Struct("=6I13Q")
+               "rx_dropped rx_refused icmp_errors pmtu_restarts").split()
+INFO_STRUCT = struct.Struct("=6I15Q")
 
 _libc = ctypes.CDLL(None, use_errno=True)
 _CLONE_NEWNET = 0x40000000

@@ -190,6 +190,8 @@ static const struct {
 	INFO_FIELD(crc_errors), INFO_FIELD(rx_duplicates),
 	INFO_FIELD(rx_malformed), INFO_FIELD(rx_dropped),
 	INFO_FIELD(rx_refused),
+	INFO_FIELD(icmp_errors),
+	INFO_FIELD(pmtu_restarts),
 };
 
 /*

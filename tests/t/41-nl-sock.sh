@@ -13,7 +13,7 @@ udpcp_load
 topo_pair
 A=$NS_A
 P="    mode ack checksum on tx-timeout 100 rx-timeout 1000 max-try 5 outstanding-acks 8"
-Z="    tx: msgs 0 bytes 0 timeout 0 retries 0
+Z="    tx: msgs 0 bytes 0 timeout 0 retries 0 pmtu-restarts 0 icmp-errors 0
     rx: msgs 0 bytes 0 timeout 0 discarded-frags 0 duplicates 0 malformed 0 dropped 0 refused 0 crc-errors 0"
 
 echo "# no sockets"
@@ -56,9 +56,11 @@ check_eq "cookies are distinct and increasing" "$cookies" "$(jq -c 'unique' <<<"
 mapfile -t C <<<"$(jq -r ".[]" <<<"$cookies")"
 check_eq "six sockets" 6 "${#C[@]}"
 
-line() { # FAMILY ENDPOINT PEERS UID PORT INDEX
-	printf 'sock %s %s peers %s uid %s inode %s cookie %s\n%s' "$1" "$2" "$3" "$4" \
-		"${INO[$5]}" "${C[$6]}" "$P"
+Q="    rx-queue 0 bytes 0 tx-queue 0 bytes 0 partial-mem 0"
+line() { # FAMILY ENDPOINT PEERS UID PORT INDEX: the holder is its user, as in ss -p
+	printf 'sock %s %s peers %s uid %s inode %s cookie %s users (("%s",pid=%s,fd=3))\n%s\n%s' \
+		"$1" "$2" "$3" "$4" "${INO[$5]}" "${C[$6]}" "$(cat "/proc/${PID[$5]}/comm")" "${PID[$5]}" \
+		"$P" "$Q"
 }
 S0=$(line inet 0.0.0.0:5000 0 0 5000 0)
 S1=$(line inet "$A4:5001" 0 0 5001 1)
@@ -80,11 +82,12 @@ echo "# JSON"
 check "-j is JSON (json.tool)" 0 "" "" bash -c "\"\$U\" -n \"$A\" -j sock show | \"\$PY\" -m json.tool >/dev/null"
 check "-j -p -s is JSON" 0 "" "" bash -c "\"\$U\" -n \"$A\" -j -p -s sock show | \"\$PY\" -m json.tool >/dev/null"
 keys='[.[] | keys_unsorted] | unique | .[]'
-check "-j keys" 0 '["family","local_address","local_port","peer_count","uid","inode","cookie","mode","checksum","tx_timeout_ms","rx_timeout_ms","max_try","outstanding_acks"]' "" \
+Q_KEYS='"rx_queue_msgs","rx_queue_bytes","tx_queue_msgs","tx_queue_bytes","rx_partial_mem"'
+check "-j keys" 0 '["family","local_address","local_port","peer_count","uid","inode","cookie","users","mode","checksum","tx_timeout_ms","rx_timeout_ms","max_try","outstanding_acks",'"$Q_KEYS]" "" \
 	bash -c "\"\$U\" -n \"$A\" -j sock show | jq -c '$keys'"
-check "-j -s keys" 0 '["family","local_address","local_port","peer_count","uid","inode","cookie","mode","checksum","tx_timeout_ms","rx_timeout_ms","max_try","outstanding_acks","stats"]' "" \
+check "-j -s keys" 0 '["family","local_address","local_port","peer_count","uid","inode","cookie","users","mode","checksum","tx_timeout_ms","rx_timeout_ms","max_try","outstanding_acks",'"$Q_KEYS"',"stats"]' "" \
 	bash -c "\"\$U\" -n \"$A\" -j -s sock show | jq -c '$keys'"
-check "-j -s stats keys and values" 0 '{"tx_msgs":0,"tx_bytes":0,"tx_timeout":0,"tx_retries":0,"rx_msgs":0,"rx_bytes":0,"rx_timeout":0,"rx_discarded_frags":0,"rx_duplicates":0,"rx_malformed":0,"rx_dropped":0,"rx_refused":0,"crc_errors":0}' "" \
+check "-j -s stats keys and values" 0 '{"tx_msgs":0,"tx_bytes":0,"tx_timeout":0,"tx_retries":0,"pmtu_restarts":0,"icmp_errors":0,"rx_msgs":0,"rx_bytes":0,"rx_timeout":0,"rx_discarded_frags":0,"rx_duplicates":0,"rx_malformed":0,"rx_dropped":0,"rx_refused":0,"crc_errors":0}' "" \
 	bash -c "\"\$U\" -n \"$A\" -j -s sock show | jq -c '[.[].stats] | unique | .[]'"
 check "-j values" 0 "[\"inet\",\"0.0.0.0\",5000,0,0,${INO[5000]},${C[0]}]
 [\"inet\",\"$A4\",5001,0,0,${INO[5001]},${C[1]}]
@@ -103,6 +106,36 @@ check "local [A6]:6000" 0 "$S2" "" uctl "$A" sock show local "[$A6]:6000"
 check "local [A6]:6001 (wildcard)" 0 "$S3" "" uctl "$A" sock show local "[$A6]:6001"
 check "local-port 7000 (none)" 0 "" "" uctl "$A" sock show local-port 7000
 check "-j local-port 7000 (none)" 0 "[]" "" uctl "$A" -j sock show local-port 7000
+
+check "-j users" 0 "[{\"comm\":\"$(cat "/proc/${PID[5003]}/comm")\",\"pid\":${PID[5003]},\"fd\":3}]" "" \
+	bash -c "\"\$U\" -n \"$A\" -j sock show local-port 5003 | jq -c '.[0].users'"
+
+echo "# queue depths: three messages unread, two waiting for an ack"
+check "queues" 0 "rx-queue 3 bytes 600 tx-queue 0 bytes 0 partial-mem 0
+rx-queue 0 bytes 0 tx-queue 2 bytes 3100 partial-mem 0
+rx-queue 0 bytes 0 tx-queue 0 bytes 0 partial-mem 0" "" nl_py "$A" <<'PY'
+import os, socket, subprocess
+U = os.environ["U"]
+def queues(port):
+    out = subprocess.run([U, "sock", "show", "local-port", str(port)],
+                         capture_output=True, text=True, check=True).stdout
+    return out.splitlines()[2].strip()
+unread = socket.socket(socket.AF_INET, socket.SOCK_DGRAM, 258)
+unread.bind(("192.0.2.1", 5010))
+tx = socket.socket(socket.AF_INET, socket.SOCK_DGRAM, 258)
+tx.bind(("192.0.2.1", 5011))
+for n in (100, 200, 300):
+    tx.sendto(b"q" * n, ("192.0.2.1", 5010))
+tx.setsockopt(258, 7, 30000)                      # UDPCP_FLUSH: all acked
+# An address nobody answers, with a minute per try: both stay queued.
+tx.setsockopt(258, 2, 60000)                      # UDPCP_OPT_TX_TIMEOUT
+tx.sendto(b"w" * 100, ("192.0.2.99", 5012))
+tx.sendto(b"w" * 3000, ("192.0.2.99", 5012))
+print(queues(5010))
+print(queues(5011))
+unread.recv(100); unread.recv(200); unread.recv(300)
+print(queues(5010))
+PY
 
 echo "# peer count follows peers"
 check "add peer 1" 0 "" "" uctl "$A" peer add "$B4" port 1 local-port 5000

@@ -29,13 +29,16 @@ check "setup: group" 0 "" "" uctl "$A" group join 239.1.1.1 local 5000
 ip netns exec "$A" "$TOOL" send -d "$B4" 5999 --max-try 1 --tx-timeout 20 >/dev/null && rc=0 || rc=$?
 check_eq "setup: a failed message" 3 "$rc"
 
-# Everything readable, idle times masked.
+# Everything readable, idle times masked; so are the sockets' users, which
+# udpcpctl finds in /proc as ss -p does: nobody may not look into root's
+# processes (checked below).
 state() {
 	local what
 	for what in "defaults" "-s sock" "-s peer" "stats" "group" "-j defaults" \
 		"-j -s sock" "-j -s peer" "-j stats" "-j group"; do
 		# shellcheck disable=SC2086
-		"$@" $what show | sed -E 's/(idle |"idle_ms":)[0-9]+/\1N/'
+		"$@" $what show | sed -E 's/(idle |"idle_ms":)[0-9]+/\1N/
+			s/ users \(\(.*\)\)$//; s/"users":\[[^]]*\],//g'
 	done
 }
 before=$(state uctl "$A")
@@ -72,6 +75,9 @@ refused() { # NAME RUNNER...: RUNNER sh -c SCRIPT runs SCRIPT as that user
 echo "# nobody: no changes, every read"
 refused nobody ip netns exec "$A" "${NOBODY[@]}"
 check "nobody reads what root reads" 0 "$before" "" state as_nobody
+users_seen() { "$@" -j sock show | jq '[.[].users] | map(select(.)) | length'; }
+check "root sees both sockets' users" 0 2 "" users_seen uctl "$A"
+check "nobody sees neither" 0 0 "" users_seen as_nobody
 # A refused request is refused before it is parsed: even a malformed one.
 check "nobody, malformed request" 0 "EPERM" "" \
 	ip netns exec "$A" "${NOBODY[@]}" env PYTHONPATH="$NL_TMP" "$PY" -c '

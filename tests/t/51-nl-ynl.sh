@@ -61,6 +61,9 @@ def ynl_sock(s):
            "local_address": addr(s, "local-"), "local_port": s["local-port"],
            "peer_count": s["peer-count"], "uid": s["uid"], "inode": s["inode"],
            "cookie": s["cookie"], **params(s["params"]), "stats": stats(s["stats"])}
+    for k in ("rx-queue-msgs", "rx-queue-bytes", "tx-queue-msgs", "tx-queue-bytes",
+              "rx-partial-mem"):
+        out[k.replace("-", "_")] = s[k]
     return out
 def ynl_group(g):
     return {"group": addr(g, ""), "ifindex": g["ifindex"],
@@ -68,6 +71,7 @@ def ynl_group(g):
 def udpcpctl(o):
     o.pop("idle_ms", None)
     o.pop("dev", None)
+    o.pop("users", None)        # udpcpctl's, from /proc, not netlink
     if "flags" in o:
         o["flags"] = sorted(o["flags"])
     return o

@@ -51,7 +51,7 @@ echo "receiver: $rj"
 	fail "legitimate traffic not exactly once and intact: $rj"
 [ "$(jq -r '.info.rx_malformed > 0 and .info.crc_errors > 0' <<<"$rj")" = true ] ||
 	fail "counters did not move: $rj"
-echo "rxfuzz: $(grep -o '^rxfuzz: [0-9]* packets fuzzed' "$FZ_TMP/fuzz" | cut -d' ' -f2) packets fuzzed in ${t_fuzz}s," \
+note "rxfuzz: $(grep -o '^rxfuzz: [0-9]* packets fuzzed' "$FZ_TMP/fuzz" | cut -d' ' -f2) packets fuzzed in ${t_fuzz}s," \
 	"$(jq -r .sent <<<"$sj") legitimate messages exactly once;" \
 	"rx_malformed $(jq -r .info.rx_malformed <<<"$rj"), crc_errors $(jq -r .info.crc_errors <<<"$rj")," \
 	"rx_dropped $(jq -r .info.rx_dropped <<<"$rj"), rx_discarded_frags $(jq -r .info.rx_discarded_frags <<<"$rj")"

@@ -93,6 +93,8 @@ struct udpcp_info {
 	__u64	udpi_rx_malformed;	/* malformed packets dropped */
 	__u64	udpi_rx_dropped;	/* messages refused: receive buffer full */
 	__u64	udpi_rx_refused;	/* of those, for their source's share */
+	__u64	udpi_icmp_errors;	/* ICMP errors about packets in flight */
+	__u64	udpi_pmtu_restarts;	/* messages restarted for a lower MTU */
 };
 
 /* Generic netlink: the "udpcp" family. */
@@ -189,6 +191,11 @@ enum {
 	UDPCP_A_SOCK_STATS,		/* nest, udpcp_a_stats */
 	UDPCP_A_SOCK_INODE,		/* u64 */
 	UDPCP_A_SOCK_UID,		/* u32 */
+	UDPCP_A_SOCK_RX_QUEUE_MSGS,	/* u32, messages waiting to be read */
+	UDPCP_A_SOCK_RX_QUEUE_BYTES,	/* u32, their octets */
+	UDPCP_A_SOCK_TX_QUEUE_MSGS,	/* u32, waiting to be sent or acked */
+	UDPCP_A_SOCK_TX_QUEUE_BYTES,	/* u32, their octets */
+	UDPCP_A_SOCK_RX_PARTIAL_MEM,	/* u32, memory of partial messages */
 
 	__UDPCP_A_SOCK_MAX,
 	UDPCP_A_SOCK_MAX = __UDPCP_A_SOCK_MAX - 1
@@ -242,6 +249,8 @@ enum {
 	UDPCP_A_STATS_RX_MALFORMED,
 	UDPCP_A_STATS_RX_DROPPED,
 	UDPCP_A_STATS_RX_REFUSED,
+	UDPCP_A_STATS_ICMP_ERRORS,
+	UDPCP_A_STATS_PMTU_RESTARTS,
 
 	__UDPCP_A_STATS_MAX,
 	UDPCP_A_STATS_MAX = __UDPCP_A_STATS_MAX - 1

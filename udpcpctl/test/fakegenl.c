@@ -71,7 +71,9 @@ SET(params, NULL, "transfer-mode", "checksum", "tx-timeout", "rx-timeout",
 	"max-tries", "outstanding-acks");
 SET(defaults, NULL, "params", "max-peers", "peer-expiry");
 SET(sock, NULL, "pad", "cookie", "family", "local-ipv4", "local-ipv6",
-	"local-port", "params", "peer-count", "stats", "inode", "uid");
+	"local-port", "params", "peer-count", "stats", "inode", "uid",
+	"rx-queue-msgs", "rx-queue-bytes", "tx-queue-msgs", "tx-queue-bytes",
+	"rx-partial-mem");
 SET(peer, NULL, "pad", "remote-ipv4", "remote-ipv6", "remote-port", "sock",
 	"params", "state", "flags", "next-msg-id", "last-rx-msg-id", "idle-ms",
 	"rtt-us", "stats", "msg-id", "replace", "icmp-errors",
@@ -80,12 +82,12 @@ SET(group, NULL, "sock", "ipv4", "ipv6", "ifindex");
 SET(top, NULL, "defaults", "sock", "peer", "stats", "group");
 
 static const struct set s_params = { params_names, 6, NULL };
-static const struct set s_stats = { NULL, 14, NULL };
+static const struct set s_stats = { NULL, 16, NULL };
 static const struct set *const defaults_nests[4] = { [1] = &s_params };
 static const struct set s_defaults = { defaults_names, 3, defaults_nests };
-static const struct set *const sock_nests[12] = { [7] = &s_params,
+static const struct set *const sock_nests[17] = { [7] = &s_params,
 						[9] = &s_stats };
-static const struct set s_sock = { sock_names, 11, sock_nests };
+static const struct set s_sock = { sock_names, 16, sock_nests };
 static const struct set *const peer_nests[19] = { [5] = &s_sock,
 						[6] = &s_params,
 						[13] = &s_stats };
@@ -310,6 +312,13 @@ static void one_sock(const struct nlmsghdr *req, bool v6)
 	put_stats(m, UDPCP_A_SOCK_STATS, v6 ? 200 : 100);
 	nla_put_u64(m, UDPCP_A_SOCK_INODE, v6 ? 5678 : 1234);
 	nla_put_u32(m, UDPCP_A_SOCK_UID, 0);
+	if (!v6) {
+		nla_put_u32(m, UDPCP_A_SOCK_RX_QUEUE_MSGS, 3);
+		nla_put_u32(m, UDPCP_A_SOCK_RX_QUEUE_BYTES, 300);
+		nla_put_u32(m, UDPCP_A_SOCK_TX_QUEUE_MSGS, 1);
+		nla_put_u32(m, UDPCP_A_SOCK_TX_QUEUE_BYTES, 100);
+		nla_put_u32(m, UDPCP_A_SOCK_RX_PARTIAL_MEM, 0);
+	}
 	nla_nest_end(m, n);
 	emit(m);
 }
