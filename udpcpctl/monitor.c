@@ -97,15 +97,9 @@ static int parse_monitor(int argc, char **argv, struct monitor_filter *f)
 {
 	size_t i;
 
-	static const char *const filter_words[] = {
-		"port", "local", "local-port", "state",
-	};
-
 	for (; argc && !looks_like_addr(argv[0]); argc--, argv++) {
-		for (i = 0; i < ARRAY_SIZE(filter_words); i++)
-			if (!strcmp(argv[0], filter_words[i]))
-				return parse_peer_filter("monitor", argc, argv,
-							 &f->peer);
+		if (is_peer_filter_word(argv[0]))
+			break;
 		for (i = 0; i < ARRAY_SIZE(events); i++)
 			if (!strcmp(argv[0], events[i].name))
 				break;

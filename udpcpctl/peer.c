@@ -97,15 +97,23 @@ static int show_cb(struct nl_msg *msg, void *arg)
  * all, namespace-wide configurations included, and prints those that
  * match: a "do" without a socket would find only the configuration.
  */
+static const struct kw filter_kws[] = {
+	{ "port", S_PORT, kw_port },
+	{ "local", S_LOCAL, kw_local },
+	{ "local-port", S_LOCAL, kw_local_port },
+	{ "state", S_STATE, kw_state },
+};
+
+bool is_peer_filter_word(const char *word)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(filter_kws); i++)
+		if (!strcmp(word, filter_kws[i].word))
+			return true;
+	return false;
+}
+
 int parse_peer_filter(const char *cmd, int argc, char **argv, struct req *r)
 {
-	static const struct kw filter_kws[] = {
-		{ "port", S_PORT, kw_port },
-		{ "local", S_LOCAL, kw_local },
-		{ "local-port", S_LOCAL, kw_local_port },
-		{ "state", S_STATE, kw_state },
-	};
-
 	if (argc && looks_like_addr(argv[0])) {
 		if (parse_addr(cmd, argv[0], &r->remote))
 			return EXIT_USAGE;

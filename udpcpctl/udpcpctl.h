@@ -155,6 +155,8 @@ int kw_port(struct req *r, const struct kw *k, const char *val);
 int kw_state(struct req *r, const struct kw *k, const char *val);
 /* peer show's and monitor's [ ADDR ] [ port PORT ] [ LOCAL ] [ state STATE ] */
 int parse_peer_filter(const char *cmd, int argc, char **argv, struct req *r);
+/* Is @word one of parse_peer_filter()'s keywords? */
+bool is_peer_filter_word(const char *word);
 int kw_local(struct req *r, const struct kw *k, const char *val);
 int kw_local_port(struct req *r, const struct kw *k, const char *val);
 
