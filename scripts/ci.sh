@@ -4,7 +4,7 @@
 # kernel), then one total line `N passed, N failed`; exit status non-zero
 # on any failure.
 #
-# The debug kernel is built first, alone, with every CPU (about 12 minutes
+# The debug kernel is built first, alone, with every CPU (about 11 minutes
 # when it is not cached; nothing when it is): built beside a guest it took
 # twice as long and starved the guest's time limits.  Then the two suites
 # run side by side: each guest is one TCG thread, so on a machine with two

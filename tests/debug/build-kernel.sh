@@ -177,7 +177,7 @@ fi
 
 # --- build ---------------------------------------------------------------------
 jobs=$(nproc)
-log "building bzImage + modules with -j$jobs (about 12 min from clean at -j2); log: $dir/build.log"
+log "building bzImage + modules with -j$jobs (about 11 min from clean at -j2); log: $dir/build.log"
 t0=$SECONDS
 if ! make -C "$src" -j"$jobs" bzImage modules >"$dir/build.log" 2>&1; then
 	tail -n 40 "$dir/build.log" >&2

@@ -4,7 +4,7 @@
 #   tests/debug/check-debug.sh [NAME...]
 #
 # 1. builds the debug kernel, or reuses it (tests/debug/build-kernel.sh:
-#    KASAN, UBSAN, lockdep, kmemleak, debugobjects; ~10 min the first time);
+#    KASAN, UBSAN, lockdep, kmemleak, debugobjects; ~11 min the first time);
 # 2. builds the udpcp module against it into build/debug/module (a copy of
 #    module/ and uapi/, so the stock build in module/ is left alone) and the
 #    user-space programs (make progs);
