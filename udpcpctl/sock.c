@@ -119,7 +119,8 @@ static void print_users(struct nlattr *a)
 	uint64_t inode;
 	bool any = false;
 
-	if (!a)
+	/* Walks every process's descriptors: only when asked, as ss -p. */
+	if (!a || !opts.users)
 		return;
 	inode = nla_get_u64(a);
 	scan_owners();

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * udpcpctl [-j [-p]] [-s] [-n NETNS] OBJECT COMMAND [ARGS]
+ * udpcpctl [-j [-p]] [-s] [-u] [-n NETNS] OBJECT COMMAND [ARGS]
  * udpcpctl [-j [-p]] [-s] [-n NETNS] -b FILE [-force]
  *
  * Global options, then a table lookup of the object and of its command;
@@ -35,7 +35,8 @@ static const char main_usage[] =
 	"       " PROG " help [ OBJECT ]\n"
 	"       " PROG " { -h | --help | -V | --version }\n"
 	"OBJECT := { defaults | sock | peer | stats | group | monitor | save | top }\n"
-	"OPTIONS := { -j[son] [ -p[retty] ] | -s[tats] | -t[imestamp] | -n[etns] NETNS }\n"
+	"OPTIONS := { -j[son] [ -p[retty] ] | -s[tats] | -t[imestamp] | -u[sers] |\n"
+	"            -n[etns] NETNS }\n"
 	"-b[atch] FILE: one command per line (OBJECT COMMAND ARGS), FILE - for stdin;\n"
 	"-f[orce]: go on after a failed line.  Options also take two dashes.\n"
 	"Objects and commands may be abbreviated to a unique prefix; list, ls and\n"
@@ -153,6 +154,7 @@ static const struct gopt gopts[] = {
 	{ "pretty", 'p', false },
 	{ "stats", 's', false },
 	{ "timestamp", 't', false },
+	{ "users", 'u', false },
 	{ "netns", 'n', true },
 	{ "batch", 'b', true },
 	{ "force", 'f', false },
@@ -178,6 +180,9 @@ static int apply_opt(const struct gopt *g, const char *val)
 		break;
 	case 't':
 		opts.timestamp = true;
+		break;
+	case 'u':
+		opts.users = true;
 		break;
 	case 'f':
 		force = true;

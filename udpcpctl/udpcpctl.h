@@ -35,6 +35,7 @@ struct opts {
 	bool pretty;
 	bool stats;
 	bool timestamp;		/* monitor: when each event came */
+	bool users;		/* sock show: the processes holding each */
 	const char *netns;
 };
 

@@ -57,10 +57,12 @@ mapfile -t C <<<"$(jq -r ".[]" <<<"$cookies")"
 check_eq "six sockets" 6 "${#C[@]}"
 
 Q="    rx-queue 0 bytes 0 tx-queue 0 bytes 0 partial-mem 0"
-line() { # FAMILY ENDPOINT PEERS UID PORT INDEX: the holder is its user, as in ss -p
-	printf 'sock %s %s peers %s uid %s inode %s cookie %s users (("%s",pid=%s,fd=3))\n%s\n%s' \
-		"$1" "$2" "$3" "$4" "${INO[$5]}" "${C[$6]}" "$(cat "/proc/${PID[$5]}/comm")" "${PID[$5]}" \
-		"$P" "$Q"
+line() { # FAMILY ENDPOINT PEERS UID PORT INDEX
+	printf 'sock %s %s peers %s uid %s inode %s cookie %s\n%s\n%s' \
+		"$1" "$2" "$3" "$4" "${INO[$5]}" "${C[$6]}" "$P" "$Q"
+}
+users() { # PORT: the process holding it, as ss -p shows it
+	printf 'users (("%s",pid=%s,fd=3))' "$(cat "/proc/${PID[$1]}/comm")" "${PID[$1]}"
 }
 S0=$(line inet 0.0.0.0:5000 0 0 5000 0)
 S1=$(line inet "$A4:5001" 0 0 5001 1)
@@ -77,15 +79,18 @@ $S5" "" uctl "$A" sock show
 check "sock (no command)" 0 "$(uctl "$A" sock show)" "" uctl "$A" sock
 check "-s sock show local-port 5001" 0 "$S1
 $Z" "" uctl "$A" -s sock show local-port 5001
+# -u: the holder, as in ss -p; looked up only when asked (it walks /proc).
+check "-u sock show local-port 5001" 0 "$(sed "1s/\$/ $(users 5001)/" <<<"$S1")" "" \
+	uctl "$A" -u sock show local-port 5001
 
 echo "# JSON"
 check "-j is JSON (json.tool)" 0 "" "" bash -c "\"\$U\" -n \"$A\" -j sock show | \"\$PY\" -m json.tool >/dev/null"
 check "-j -p -s is JSON" 0 "" "" bash -c "\"\$U\" -n \"$A\" -j -p -s sock show | \"\$PY\" -m json.tool >/dev/null"
 keys='[.[] | keys_unsorted] | unique | .[]'
 Q_KEYS='"rx_queue_msgs","rx_queue_bytes","tx_queue_msgs","tx_queue_bytes","rx_partial_mem"'
-check "-j keys" 0 '["family","local_address","local_port","peer_count","uid","inode","cookie","users","mode","checksum","tx_timeout_ms","rx_timeout_ms","max_try","outstanding_acks",'"$Q_KEYS]" "" \
+check "-j keys" 0 '["family","local_address","local_port","peer_count","uid","inode","cookie","mode","checksum","tx_timeout_ms","rx_timeout_ms","max_try","outstanding_acks",'"$Q_KEYS]" "" \
 	bash -c "\"\$U\" -n \"$A\" -j sock show | jq -c '$keys'"
-check "-j -s keys" 0 '["family","local_address","local_port","peer_count","uid","inode","cookie","users","mode","checksum","tx_timeout_ms","rx_timeout_ms","max_try","outstanding_acks",'"$Q_KEYS"',"stats"]' "" \
+check "-j -s keys" 0 '["family","local_address","local_port","peer_count","uid","inode","cookie","mode","checksum","tx_timeout_ms","rx_timeout_ms","max_try","outstanding_acks",'"$Q_KEYS"',"stats"]' "" \
 	bash -c "\"\$U\" -n \"$A\" -j -s sock show | jq -c '$keys'"
 check "-j -s stats keys and values" 0 '{"tx_msgs":0,"tx_bytes":0,"tx_timeout":0,"tx_retries":0,"pmtu_restarts":0,"icmp_errors":0,"rx_msgs":0,"rx_bytes":0,"rx_timeout":0,"rx_discarded_frags":0,"rx_duplicates":0,"rx_malformed":0,"rx_dropped":0,"rx_refused":0,"crc_errors":0}' "" \
 	bash -c "\"\$U\" -n \"$A\" -j -s sock show | jq -c '[.[].stats] | unique | .[]'"
@@ -107,8 +112,8 @@ check "local [A6]:6001 (wildcard)" 0 "$S3" "" uctl "$A" sock show local "[$A6]:6
 check "local-port 7000 (none)" 0 "" "" uctl "$A" sock show local-port 7000
 check "-j local-port 7000 (none)" 0 "[]" "" uctl "$A" -j sock show local-port 7000
 
-check "-j users" 0 "[{\"comm\":\"$(cat "/proc/${PID[5003]}/comm")\",\"pid\":${PID[5003]},\"fd\":3}]" "" \
-	bash -c "\"\$U\" -n \"$A\" -j sock show local-port 5003 | jq -c '.[0].users'"
+check "-j -u users" 0 "[{\"comm\":\"$(cat "/proc/${PID[5003]}/comm")\",\"pid\":${PID[5003]},\"fd\":3}]" "" \
+	bash -c "\"\$U\" -n \"$A\" -j -u sock show local-port 5003 | jq -c '.[0].users'"
 
 echo "# queue depths: three messages unread, two waiting for an ack"
 check "queues" 0 "rx-queue 3 bytes 600 tx-queue 0 bytes 0 partial-mem 0

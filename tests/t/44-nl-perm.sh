@@ -75,7 +75,7 @@ refused() { # NAME RUNNER...: RUNNER sh -c SCRIPT runs SCRIPT as that user
 echo "# nobody: no changes, every read"
 refused nobody ip netns exec "$A" "${NOBODY[@]}"
 check "nobody reads what root reads" 0 "$before" "" state as_nobody
-users_seen() { "$@" -j sock show | jq '[.[].users] | map(select(.)) | length'; }
+users_seen() { "$@" -u -j sock show | jq '[.[].users] | map(select(.)) | length'; }
 check "root sees both sockets' users" 0 2 "" users_seen uctl "$A"
 check "nobody sees neither" 0 0 "" users_seen as_nobody
 # A refused request is refused before it is parsed: even a malformed one.
