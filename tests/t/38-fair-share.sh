@@ -16,11 +16,18 @@
 # messages here: the legitimate sender gets through unhindered while its
 # messages wait less than that long in the queue (half a second at this
 # read rate; at 500 a second it needed about one retransmission each).
+# On the debug kernel the flood reaches about 250 messages a second: the
+# reader takes 150 a second (the queue, about 290 messages, is full within
+# a few seconds and waits two seconds), and the legitimate sender sends 40
+# messages, 2 a second, so it still holds fewer than its share.
 # timeout: 150
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../fuzz/lib.sh"
 
-N=150
+N=$(fz_count 150 40)
+read_rate=$(fz_count 1000 150)
+interval_ms=$(fz_count 100 500)
+fill_s=$(fz_count 1 5)
 udpcp_load
 topo_pair
 ctl_b() { ip netns exec "$NS_B" "$CTL" "$@"; }
@@ -34,7 +41,7 @@ for fam in 4 6; do
 	port=$((7000 + fam))
 	rm -f "$FZ_TMP/stop"
 	ip netns exec "$NS_B" $FZPEER recv --bind "$b" $port --src "$src" \
-		--rcvbuf 262144 --read-rate 1000 --count $N --timeout 120 \
+		--rcvbuf 262144 --read-rate $read_rate --count $N --timeout 120 \
 		--hold-file "$FZ_TMP/stop" \
 		>"$FZ_TMP/recv$fam" 2>&1 &
 	r=$!
@@ -44,9 +51,9 @@ for fam in 4 6; do
 		--stop-file "$FZ_TMP/stop" >"$FZ_TMP/flood$fam" 2>&1 &
 	f=$!
 	# The queue fills before the legitimate sender starts.
-	sleep 1
+	sleep "$fill_s"
 	ip netns exec "$NS_A" $FZPEER send --dst "$b" $port --bind "$a" 7100 \
-		--count $N --interval-ms 100 --sizes 100 --mode ack \
+		--count $N --interval-ms $interval_ms --sizes 100 --mode ack \
 		>"$FZ_TMP/send$fam" 2>&1 || fail "IPv$fam sender: $(cat "$FZ_TMP/send$fam")"
 	# The receiver holds its socket (and peers) once it has all N.
 	wait_until 20 "[ -s '$FZ_TMP/recv$fam' ]" ||
