@@ -12,7 +12,9 @@
 # suite is the longer: when make check is done, its CPU runs the second
 # part of tests/debug/suite.list in a second debug guest (work directory
 # build/debug-2), so that both end at about the same time and the whole
-# fits CI's time.  UDPCP_CI_SERIAL=1 runs them one after the other.  Each
+# fits CI's time.  Then the same CPU runs tests/suite-6.12.list on Debian
+# 12's 6.12 kernel (make check KVER=...: the module built, style-checked
+# and tested there too).  UDPCP_CI_SERIAL=1 runs them one after the other.  Each
 # one's output goes to build/ci/<target>.log and is shown, whole, when it
 # ends.
 set -uo pipefail
@@ -48,6 +50,24 @@ fold() {
 	fi
 }
 
+# check_612: make check on the 6.12 kernel, the tests of suite-6.12.list.
+rc_612=
+check_612() {
+	local k t
+	mapfile -t t < <(awk '!/^[[:space:]]*(#|$)/ { print $1 }' tests/suite-6.12.list)
+	if k=$(scripts/kver.sh 6.12); then
+		UDPCP_SKIP_SELFTEST=1 UDPCP_GUEST_OUT=$PWD/build/guest-6.12 \
+			make check KVER="$k" TESTS="${t[*]}" >build/ci/check-6.12.log 2>&1
+		rc_612=$?
+	else
+		echo "FAIL check-6.12 (no 6.12 kernel: make deps installs it)" >build/ci/check-6.12.log
+		echo "0 passed, 1 failed" >>build/ci/check-6.12.log
+		rc_612=1
+	fi
+	echo "=== make check KVER=${k:-6.12} (exit $rc_612, after $((SECONDS - t0)) s)"
+	cat build/ci/check-6.12.log
+}
+
 t0=$SECONDS
 if [ "${UDPCP_CI_SERIAL:-0}" = 1 ] || [ "$(nproc)" -lt 2 ]; then
 	make check 2>&1 | tee build/ci/check.log
@@ -55,6 +75,7 @@ if [ "${UDPCP_CI_SERIAL:-0}" = 1 ] || [ "$(nproc)" -lt 2 ]; then
 	make check-debug 2>&1 | tee build/ci/check-debug.log
 	rc_debug=${PIPESTATUS[0]}
 	rc_debug2=
+	check_612
 else
 	mapfile -t first < <(tests/debug/suite.sh first)
 	mapfile -t second < <(tests/debug/suite.sh second)
@@ -74,6 +95,7 @@ else
 		echo "=== make check-debug, second guest (exit $rc_debug2, after $((SECONDS - t0)) s)"
 		cat build/ci/check-debug-2.log
 	fi
+	check_612
 	wait "$pid_debug"
 	rc_debug=$?
 	echo "=== make check-debug (exit $rc_debug, after $((SECONDS - t0)) s)"
@@ -82,6 +104,7 @@ fi
 fold check "$rc_check"
 fold check-debug "$rc_debug"
 [ -n "$rc_debug2" ] && fold check-debug-2 "$rc_debug2"
+fold check-6.12 "$rc_612"
 echo "ci: $((SECONDS - t0)) s"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

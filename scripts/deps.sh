@@ -31,11 +31,38 @@ for p in "${pkgs[@]}"; do
 		missing+=("$p")
 	fi
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
-
-echo "deps: installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
-apt-get update -q >/dev/null
-# tshark asks whether non-root users may capture; the answer does not matter.
-echo "wireshark-common wireshark-common/install-setuid boolean false" | debconf-set-selections
-apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
+updated=0
+if [ ${#missing[@]} -gt 0 ]; then
+	echo "deps: installing ${missing[*]}"
+	apt-get update -q >/dev/null
+	updated=1
+	# tshark asks whether non-root users may capture; the answer does not matter.
+	echo "wireshark-common wireshark-common/install-setuid boolean false" | debconf-set-selections
+	apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# Debian 12's 6.12 kernel beside the default one, for the suite's 6.12 run
+# (make ci; make check KVER=...): the newest linux-image-6.12.N+deb12-amd64
+# the archive has, unsigned (the guest boots it directly), and its headers.
+# Its name is only known from the archive, so it is looked up here.
+here=$(cd "$(dirname "$0")" && pwd)
+if ! "$here/kver.sh" 6.12 >/dev/null 2>&1; then
+	find612() {
+		apt-cache search --names-only '^linux-image-6\.12\.[0-9]+\+deb12-amd64-unsigned$' |
+			awk '{ print $1 }' | sort -V | tail -n1
+	}
+	image=$(find612)
+	if [ -z "$image" ] && [ $updated = 0 ]; then
+		apt-get update -q >/dev/null
+		image=$(find612)
+	fi
+	if [ -z "$image" ]; then
+		echo "deps: no linux-image-6.12.*+deb12-amd64-unsigned in the archive" >&2
+		exit 1
+	fi
+	rel=${image#linux-image-}
+	rel=${rel%-unsigned}
+	echo "deps: installing $image linux-headers-$rel"
+	apt-get install -y -q --no-install-recommends "$image" "linux-headers-$rel" >/dev/null
+fi

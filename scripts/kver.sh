@@ -4,7 +4,23 @@
 # another is installed beside it), else the newest installed kernel that has
 # headers.  Found when a recipe runs, never when the Makefile is read: on a
 # fresh machine the headers arrive with `make deps`.
+#
+#   scripts/kver.sh [SERIES]
+# With SERIES (e.g. 6.12): the newest installed Debian release of that series
+# (SERIES.N+debV-amd64) that has its image and headers, whatever $KVER says:
+# the second kernel the suite boots (make ci), installed beside the default.
 set -euo pipefail
+if [ -n "${1:-}" ]; then
+	for d in $(ls -d /lib/modules/"$1".*-amd64/build 2>/dev/null | sort -rV); do
+		kver=$(basename "$(dirname "$d")")
+		if [ -e "/boot/vmlinuz-$kver" ]; then
+			echo "$kver"
+			exit 0
+		fi
+	done
+	echo "kver: no $1 kernel with headers installed (run make deps)" >&2
+	exit 1
+fi
 if [ -n "${KVER:-}" ]; then
 	echo "$KVER"
 	exit 0
