@@ -10,14 +10,22 @@
 # (SERIES.N+debV-amd64) that has its image and headers, whatever $KVER says:
 # the second kernel the suite boots (make ci), installed beside the default.
 set -euo pipefail
-if [ -n "${1:-}" ]; then
-	for d in $(ls -d /lib/modules/"$1".*-amd64/build 2>/dev/null | sort -rV); do
+
+# newest_bootable GLOB: prints the newest release /lib/modules/GLOB that has
+# headers (build) and an image in /boot, and exits; returns if none has.
+newest_bootable() {
+	local d kver
+	for d in $(ls -d /lib/modules/$1/build 2>/dev/null | sort -rV); do
 		kver=$(basename "$(dirname "$d")")
 		if [ -e "/boot/vmlinuz-$kver" ]; then
 			echo "$kver"
 			exit 0
 		fi
 	done
+}
+
+if [ -n "${1:-}" ]; then
+	newest_bootable "$1.*-amd64"
 	echo "kver: no $1 kernel with headers installed (run make deps)" >&2
 	exit 1
 fi
@@ -31,12 +39,6 @@ if [ -n "$kver" ] && [ -e "/lib/modules/$kver/build" ] && [ -e "/boot/vmlinuz-$k
 	echo "$kver"
 	exit 0
 fi
-for d in $(ls -d /lib/modules/*/build 2>/dev/null | sort -rV); do
-	kver=$(basename "$(dirname "$d")")
-	if [ -e "/boot/vmlinuz-$kver" ]; then
-		echo "$kver"
-		exit 0
-	fi
-done
+newest_bootable '*'
 echo "kver: no kernel with headers installed (run make deps)" >&2
 exit 1
