@@ -158,4 +158,84 @@ static inline void udpcp_encap_err_rcv(struct sock *sk, struct sk_buff *skb,
 }
 #endif
 
+/*
+ * The op table netlink-gen.c renders from the spec is one genl_split_ops
+ * per command and mode (do, dump), which 6.2 brought.  6.1 takes one
+ * genl_ops per command: udpcp_genl_ops_from_split() folds the table into
+ * that, and its range policies need a non-const pointer.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
+#define UDPCP_GENL_SPLIT_OPS	1
+#else
+#define UDPCP_GENL_SPLIT_OPS	0
+
+struct genl_split_ops {
+	union {
+		struct {
+			int (*pre_doit)(const struct genl_split_ops *ops,
+					struct sk_buff *skb,
+					struct genl_info *info);
+			int (*doit)(struct sk_buff *skb,
+				    struct genl_info *info);
+			void (*post_doit)(const struct genl_split_ops *ops,
+					  struct sk_buff *skb,
+					  struct genl_info *info);
+		};
+		struct {
+			int (*start)(struct netlink_callback *cb);
+			int (*dumpit)(struct sk_buff *skb,
+				      struct netlink_callback *cb);
+			int (*done)(struct netlink_callback *cb);
+		};
+	};
+	const struct nla_policy *policy;
+	unsigned int maxattr;
+	u8 cmd;
+	u8 internal_flags;
+	u8 flags;
+	u8 validate;
+};
+
+#undef NLA_POLICY_FULL_RANGE
+#define NLA_POLICY_FULL_RANGE(tp, _range) {				\
+	.type = NLA_ENSURE_UINT_OR_BINARY_TYPE(tp),			\
+	.validation_type = NLA_VALIDATE_RANGE_PTR,			\
+	.range = (struct netlink_range_validation *)(_range),		\
+}
+
+/* Returns the number of genl_ops written to @ops (room for @n). */
+static inline int udpcp_genl_ops_from_split(struct genl_ops *ops,
+					    const struct genl_split_ops *split,
+					    int n)
+{
+	const u8 caps = GENL_CMD_CAP_DO | GENL_CMD_CAP_DUMP |
+			GENL_CMD_CAP_HASPOL;
+	int i, j, used = 0;
+
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < used && ops[j].cmd != split[i].cmd; j++)
+			;
+		if (j == used) {
+			memset(&ops[used], 0, sizeof(ops[used]));
+			ops[used++].cmd = split[i].cmd;
+		}
+		if (split[i].flags & GENL_CMD_CAP_DO) {
+			ops[j].doit = split[i].doit;
+		} else {
+			ops[j].start = split[i].start;
+			ops[j].dumpit = split[i].dumpit;
+			ops[j].done = split[i].done;
+		}
+		/* do and dump of one command take the same request */
+		if (!ops[j].policy) {
+			ops[j].policy = split[i].policy;
+			ops[j].maxattr = split[i].maxattr;
+		}
+		ops[j].flags |= split[i].flags & ~caps;
+		ops[j].validate |= split[i].validate;
+	}
+	return used;
+}
+#endif
+
 #endif /* _UDPCP_COMPAT_H */

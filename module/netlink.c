@@ -8,60 +8,20 @@
 #include <net/sock.h>
 
 #include "udpcp.h"
+#include "netlink-gen.h"
 
 static struct genl_family udpcp_genl_family;
 
-enum {
-	UDPCP_MCGRP_EVENTS_ID,
-};
-
+/*
+ * netlink-gen.c has the group too, for the family struct that 6.12's
+ * generator writes only for plain genetlink families; it cannot say that
+ * joining takes CAP_NET_ADMIN.
+ */
 static const struct genl_multicast_group udpcp_mcgrps[] = {
-	[UDPCP_MCGRP_EVENTS_ID] = {
+	[UDPCP_NLGRP_EVENTS] = {
 		.name = UDPCP_MCGRP_EVENTS,
 		.flags = UDPCP_MCGRP_FLAGS,
 	},
-};
-
-/*
- * NLA_POLICY_RANGE keeps s16 bounds: larger ones need a full range, which
- * the policy macro wants non-const.
- */
-static struct netlink_range_validation udpcp_timeout_range = {
-	.min = UDPCP_MIN_TIMEOUT_MS,
-	.max = UDPCP_MAX_TIMEOUT_MS,
-};
-
-static struct netlink_range_validation udpcp_max_peers_range = {
-	.min = UDPCP_MIN_PEERS,
-	.max = UDPCP_MAX_PEERS,
-};
-
-static struct netlink_range_validation udpcp_expiry_range = {
-	.min = UDPCP_MIN_PEER_EXPIRY_MS,
-	.max = UDPCP_MAX_PEER_EXPIRY_MS,
-};
-
-static const struct nla_policy udpcp_params_policy[UDPCP_A_PARAMS_MAX + 1] = {
-	[UDPCP_A_PARAMS_TRANSFER_MODE] = NLA_POLICY_RANGE(NLA_U8, UDPCP_NOACK,
-							  UDPCP_SINGLE_ACK),
-	[UDPCP_A_PARAMS_CHECKSUM] = NLA_POLICY_RANGE(NLA_U8, 0, 1),
-	[UDPCP_A_PARAMS_TX_TIMEOUT] = NLA_POLICY_FULL_RANGE(NLA_U32,
-							    &udpcp_timeout_range),
-	[UDPCP_A_PARAMS_RX_TIMEOUT] = NLA_POLICY_FULL_RANGE(NLA_U32,
-							    &udpcp_timeout_range),
-	[UDPCP_A_PARAMS_MAX_TRIES] = NLA_POLICY_RANGE(NLA_U8, UDPCP_MIN_MAXTRY,
-						      UDPCP_MAX_MAXTRY),
-	[UDPCP_A_PARAMS_OUTSTANDING_ACKS] =
-		NLA_POLICY_RANGE(NLA_U8, UDPCP_MIN_OUTSTANDING_ACKS,
-				 UDPCP_MAX_OUTSTANDING_ACKS),
-};
-
-static const struct nla_policy udpcp_defaults_policy[UDPCP_A_DEFAULTS_MAX + 1] = {
-	[UDPCP_A_DEFAULTS_PARAMS] = NLA_POLICY_NESTED(udpcp_params_policy),
-	[UDPCP_A_DEFAULTS_MAX_PEERS] = NLA_POLICY_FULL_RANGE(NLA_U32,
-							     &udpcp_max_peers_range),
-	[UDPCP_A_DEFAULTS_PEER_EXPIRY] = NLA_POLICY_FULL_RANGE(NLA_U32,
-							       &udpcp_expiry_range),
 };
 
 static int udpcp_put_params(struct sk_buff *skb, int attr,
@@ -102,54 +62,6 @@ static void udpcp_get_params(struct nlattr **tb, struct udpcp_params *p)
 		p->outstanding_acks =
 			nla_get_u8(tb[UDPCP_A_PARAMS_OUTSTANDING_ACKS]);
 }
-
-static const struct nla_policy udpcp_sock_policy[UDPCP_A_SOCK_MAX + 1] = {
-	[UDPCP_A_SOCK_COOKIE] = { .type = NLA_U64 },
-	[UDPCP_A_SOCK_LOCAL_IPV4] = NLA_POLICY_EXACT_LEN(sizeof(struct in_addr)),
-	[UDPCP_A_SOCK_LOCAL_IPV6] = NLA_POLICY_EXACT_LEN(sizeof(struct in6_addr)),
-	[UDPCP_A_SOCK_LOCAL_PORT] = NLA_POLICY_MIN(NLA_U16, 1),
-};
-
-static const struct nla_policy udpcp_peer_policy[UDPCP_A_PEER_MAX + 1] = {
-	[UDPCP_A_PEER_REMOTE_IPV4] = NLA_POLICY_EXACT_LEN(sizeof(struct in_addr)),
-	[UDPCP_A_PEER_REMOTE_IPV6] = NLA_POLICY_EXACT_LEN(sizeof(struct in6_addr)),
-	[UDPCP_A_PEER_REMOTE_PORT] = NLA_POLICY_MIN(NLA_U16, 1),
-	[UDPCP_A_PEER_SOCK] = NLA_POLICY_NESTED(udpcp_sock_policy),
-	[UDPCP_A_PEER_PARAMS] = NLA_POLICY_NESTED(udpcp_params_policy),
-	[UDPCP_A_PEER_REPLACE] = { .type = NLA_FLAG },
-};
-
-static const struct nla_policy udpcp_group_policy[UDPCP_A_GROUP_MAX + 1] = {
-	[UDPCP_A_GROUP_SOCK] = NLA_POLICY_NESTED(udpcp_sock_policy),
-	[UDPCP_A_GROUP_IPV4] = NLA_POLICY_EXACT_LEN(sizeof(struct in_addr)),
-	[UDPCP_A_GROUP_IPV6] = NLA_POLICY_EXACT_LEN(sizeof(struct in6_addr)),
-	[UDPCP_A_GROUP_IFINDEX] = NLA_POLICY_MIN(NLA_U32, 1),
-};
-
-/* One policy per operation: each accepts exactly its own object. */
-static const struct nla_policy udpcp_defaults_set_policy[UDPCP_A_MAX + 1] = {
-	[UDPCP_A_DEFAULTS] = NLA_POLICY_NESTED(udpcp_defaults_policy),
-};
-
-static const struct nla_policy udpcp_sock_get_policy[UDPCP_A_MAX + 1] = {
-	[UDPCP_A_SOCK] = NLA_POLICY_NESTED(udpcp_sock_policy),
-};
-
-static const struct nla_policy udpcp_peer_op_policy[UDPCP_A_MAX + 1] = {
-	[UDPCP_A_PEER] = NLA_POLICY_NESTED(udpcp_peer_policy),
-};
-
-static const struct nla_policy udpcp_group_op_policy[UDPCP_A_MAX + 1] = {
-	[UDPCP_A_GROUP] = NLA_POLICY_NESTED(udpcp_group_policy),
-};
-
-static const struct nla_policy udpcp_stats_reset_policy[UDPCP_A_MAX + 1] = {
-	[UDPCP_A_SOCK] = NLA_POLICY_NESTED(udpcp_sock_policy),
-	[UDPCP_A_PEER] = NLA_POLICY_NESTED(udpcp_peer_policy),
-};
-
-static const struct nla_policy udpcp_empty_policy[UDPCP_A_MAX + 1] = {
-};
 
 /* An address attribute pair (IPv4 or IPv6) as a v4-mapped in6_addr. */
 static int udpcp_nl_addr(struct nlattr *v4, struct nlattr *v6,
@@ -202,15 +114,15 @@ static struct udpcp_sock *udpcp_nl_find_sock(struct udpcp_net *un,
 					     struct nlattr *nest,
 					     struct netlink_ext_ack *extack)
 {
-	struct nlattr *tb[UDPCP_A_SOCK_MAX + 1];
+	struct nlattr *tb[ARRAY_SIZE(udpcp_sock_select_nl_policy)];
 	struct udpcp_sock *usk, *found = NULL;
 	struct in6_addr want, have;
 	int has_addr, err;
 	u64 cookie = 0;
 	__be16 port = 0;
 
-	err = nla_parse_nested(tb, UDPCP_A_SOCK_MAX, nest, udpcp_sock_policy,
-			       extack);
+	err = nla_parse_nested(tb, ARRAY_SIZE(tb) - 1, nest,
+			       udpcp_sock_select_nl_policy, extack);
 	if (err)
 		return ERR_PTR(err);
 	has_addr = udpcp_nl_addr(tb[UDPCP_A_SOCK_LOCAL_IPV4],
@@ -351,7 +263,7 @@ static int udpcp_nl_put_cfg(struct sk_buff *skb, struct udpcp_net *un,
 
 /* --- defaults ----------------------------------------------------------- */
 
-static int udpcp_nl_defaults_get(struct sk_buff *skb, struct genl_info *info)
+int udpcp_nl_defaults_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct udpcp_net *un = udpcp_pernet(genl_info_net(info));
 	struct nlattr *nest;
@@ -403,7 +315,7 @@ static int udpcp_nl_params(struct nlattr *nest, struct udpcp_params *p,
 	if (!nest)
 		return 0;
 	err = nla_parse_nested(tb, UDPCP_A_PARAMS_MAX, nest,
-			       udpcp_params_policy, extack);
+			       udpcp_params_nl_policy, extack);
 	if (err)
 		return err;
 	udpcp_get_params(tb, p);
@@ -413,7 +325,7 @@ static int udpcp_nl_params(struct nlattr *nest, struct udpcp_params *p,
 	return override;
 }
 
-static int udpcp_nl_defaults_set(struct sk_buff *skb, struct genl_info *info)
+int udpcp_nl_defaults_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct udpcp_net *un = udpcp_pernet(genl_info_net(info));
 	struct nlattr *tb[UDPCP_A_DEFAULTS_MAX + 1];
@@ -424,7 +336,7 @@ static int udpcp_nl_defaults_set(struct sk_buff *skb, struct genl_info *info)
 		return -EINVAL;
 	err = nla_parse_nested(tb, UDPCP_A_DEFAULTS_MAX,
 			       info->attrs[UDPCP_A_DEFAULTS],
-			       udpcp_defaults_policy, info->extack);
+			       udpcp_defaults_nl_policy, info->extack);
 	if (err)
 		return err;
 
@@ -492,7 +404,7 @@ cancel:
 }
 
 /* Sockets are few: resume by position; cb->args[0] counts those sent. */
-static int udpcp_nl_sock_dump(struct sk_buff *skb, struct netlink_callback *cb)
+int udpcp_nl_sock_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	struct udpcp_net *un = udpcp_pernet(sock_net(skb->sk));
 	struct udpcp_sock *usk;
@@ -524,14 +436,14 @@ struct udpcp_nl_peer_req {
 static int udpcp_nl_peer_parse(struct genl_info *info,
 			       struct udpcp_nl_peer_req *req, bool need_port)
 {
-	struct nlattr *tb[UDPCP_A_PEER_MAX + 1];
+	struct nlattr *tb[ARRAY_SIZE(udpcp_peer_request_nl_policy)];
 	struct netlink_ext_ack *extack = info->extack;
 	int err;
 
 	if (GENL_REQ_ATTR_CHECK(info, UDPCP_A_PEER))
 		return -EINVAL;
-	err = nla_parse_nested(tb, UDPCP_A_PEER_MAX, info->attrs[UDPCP_A_PEER],
-			       udpcp_peer_policy, extack);
+	err = nla_parse_nested(tb, ARRAY_SIZE(tb) - 1, info->attrs[UDPCP_A_PEER],
+			       udpcp_peer_request_nl_policy, extack);
 	if (err)
 		return err;
 	memset(req, 0, sizeof(*req));
@@ -679,7 +591,7 @@ static int udpcp_nl_peer_replace(struct udpcp_sock *usk,
 	return peer ? 0 : -ENOENT;
 }
 
-static int udpcp_nl_peer_new(struct sk_buff *skb, struct genl_info *info)
+int udpcp_nl_peer_new_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct udpcp_net *un = udpcp_pernet(genl_info_net(info));
 	struct udpcp_peer_conf conf = {};
@@ -724,7 +636,7 @@ unlock:
 	return err;
 }
 
-static int udpcp_nl_peer_set(struct sk_buff *skb, struct genl_info *info)
+int udpcp_nl_peer_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct udpcp_net *un = udpcp_pernet(genl_info_net(info));
 	struct udpcp_peer_cfg *cfg, *new;
@@ -793,7 +705,7 @@ unlock:
 	return err;
 }
 
-static int udpcp_nl_peer_del(struct sk_buff *skb, struct genl_info *info)
+int udpcp_nl_peer_del_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct udpcp_net *un = udpcp_pernet(genl_info_net(info));
 	struct udpcp_nl_peer_req req;
@@ -829,7 +741,7 @@ unlock:
 	return err;
 }
 
-static int udpcp_nl_peer_get(struct sk_buff *skb, struct genl_info *info)
+int udpcp_nl_peer_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct udpcp_net *un = udpcp_pernet(genl_info_net(info));
 	struct udpcp_nl_peer_req req;
@@ -893,7 +805,7 @@ struct udpcp_nl_dump_ctx {
 	bool			resume;
 };
 
-static int udpcp_nl_peer_dump_start(struct netlink_callback *cb)
+int udpcp_nl_peer_dump_start(struct netlink_callback *cb)
 {
 	struct udpcp_nl_dump_ctx *ctx = (void *)cb->ctx;
 	struct udpcp_net *un = udpcp_pernet(sock_net(cb->skb->sk));
@@ -906,7 +818,7 @@ static int udpcp_nl_peer_dump_start(struct netlink_callback *cb)
 	return 0;
 }
 
-static int udpcp_nl_peer_dump_done(struct netlink_callback *cb)
+int udpcp_nl_peer_dump_done(struct netlink_callback *cb)
 {
 	struct udpcp_nl_dump_ctx *ctx = (void *)cb->ctx;
 
@@ -943,7 +855,7 @@ static int udpcp_nl_dump_one_peer(struct sk_buff *skb,
 	return 0;
 }
 
-static int udpcp_nl_peer_dump(struct sk_buff *skb, struct netlink_callback *cb)
+int udpcp_nl_peer_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	struct udpcp_nl_dump_ctx *ctx = (void *)cb->ctx;
 	struct udpcp_net *un = udpcp_pernet(sock_net(skb->sk));
@@ -992,7 +904,7 @@ static int udpcp_nl_peer_dump(struct sk_buff *skb, struct netlink_callback *cb)
 
 /* --- statistics --------------------------------------------------------- */
 
-static int udpcp_nl_stats_get(struct sk_buff *skb, struct genl_info *info)
+int udpcp_nl_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct udpcp_net *un = udpcp_pernet(genl_info_net(info));
 	struct udpcp_mib st;
@@ -1049,7 +961,7 @@ static int udpcp_nl_reset_peer_parse(struct genl_info *info,
  * (UDPCP_A_PEER, with its socket), one socket's with its peers'
  * (UDPCP_A_SOCK), or the whole namespace's (neither).
  */
-static int udpcp_nl_stats_reset(struct sk_buff *skb, struct genl_info *info)
+int udpcp_nl_stats_reset_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct udpcp_net *un = udpcp_pernet(genl_info_net(info));
 	struct nlattr *sock = info->attrs[UDPCP_A_SOCK];
@@ -1104,7 +1016,7 @@ static int udpcp_nl_group_change(struct genl_info *info, bool join)
 {
 	struct udpcp_net *un = udpcp_pernet(genl_info_net(info));
 	struct netlink_ext_ack *extack = info->extack;
-	struct nlattr *tb[UDPCP_A_GROUP_MAX + 1];
+	struct nlattr *tb[ARRAY_SIZE(udpcp_group_request_nl_policy)];
 	struct udpcp_sock *usk;
 	struct in6_addr group;
 	int ifindex = 0, err;
@@ -1112,8 +1024,8 @@ static int udpcp_nl_group_change(struct genl_info *info, bool join)
 
 	if (GENL_REQ_ATTR_CHECK(info, UDPCP_A_GROUP))
 		return -EINVAL;
-	err = nla_parse_nested(tb, UDPCP_A_GROUP_MAX, info->attrs[UDPCP_A_GROUP],
-			       udpcp_group_policy, extack);
+	err = nla_parse_nested(tb, ARRAY_SIZE(tb) - 1, info->attrs[UDPCP_A_GROUP],
+			       udpcp_group_request_nl_policy, extack);
 	if (err)
 		return err;
 	err = udpcp_nl_addr(tb[UDPCP_A_GROUP_IPV4], tb[UDPCP_A_GROUP_IPV6],
@@ -1189,12 +1101,12 @@ unlock:
 	return err;
 }
 
-static int udpcp_nl_group_join(struct sk_buff *skb, struct genl_info *info)
+int udpcp_nl_group_join_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	return udpcp_nl_group_change(info, true);
 }
 
-static int udpcp_nl_group_leave(struct sk_buff *skb, struct genl_info *info)
+int udpcp_nl_group_leave_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	return udpcp_nl_group_change(info, false);
 }
@@ -1229,7 +1141,7 @@ cancel:
 }
 
 /* Memberships live on the UDP socket; cb->args[0] counts those sent. */
-static int udpcp_nl_group_dump(struct sk_buff *skb, struct netlink_callback *cb)
+int udpcp_nl_group_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	struct udpcp_net *un = udpcp_pernet(sock_net(skb->sk));
 	struct ip_mc_socklist *iml;
@@ -1283,7 +1195,7 @@ void udpcp_notify_peer(struct udpcp_peer *peer, u8 cmd, u16 msg_id, gfp_t gfp)
 	struct sk_buff *msg;
 	void *hdr;
 
-	if (!genl_has_listeners(&udpcp_genl_family, net, UDPCP_MCGRP_EVENTS_ID))
+	if (!genl_has_listeners(&udpcp_genl_family, net, UDPCP_NLGRP_EVENTS))
 		return;
 	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, gfp);
 	if (!msg)
@@ -1295,111 +1207,38 @@ void udpcp_notify_peer(struct udpcp_peer *peer, u8 cmd, u16 msg_id, gfp_t gfp)
 	}
 	genlmsg_end(msg, hdr);
 	genlmsg_multicast_netns(&udpcp_genl_family, net, msg, 0,
-				UDPCP_MCGRP_EVENTS_ID, gfp);
+				UDPCP_NLGRP_EVENTS, gfp);
 }
-
-static const struct genl_ops udpcp_genl_ops[] = {
-	{
-		.cmd = UDPCP_CMD_DEFAULTS_GET,
-		.doit = udpcp_nl_defaults_get,
-		.policy = udpcp_empty_policy,
-		.maxattr = UDPCP_A_MAX,
-	},
-	{
-		.cmd = UDPCP_CMD_DEFAULTS_SET,
-		.doit = udpcp_nl_defaults_set,
-		.policy = udpcp_defaults_set_policy,
-		.maxattr = UDPCP_A_MAX,
-		.flags = GENL_UNS_ADMIN_PERM,
-	},
-	{
-		.cmd = UDPCP_CMD_SOCK_GET,
-		.dumpit = udpcp_nl_sock_dump,
-		.policy = udpcp_sock_get_policy,
-		.maxattr = UDPCP_A_MAX,
-	},
-	{
-		.cmd = UDPCP_CMD_PEER_NEW,
-		.doit = udpcp_nl_peer_new,
-		.policy = udpcp_peer_op_policy,
-		.maxattr = UDPCP_A_MAX,
-		.flags = GENL_UNS_ADMIN_PERM,
-	},
-	{
-		.cmd = UDPCP_CMD_PEER_SET,
-		.doit = udpcp_nl_peer_set,
-		.policy = udpcp_peer_op_policy,
-		.maxattr = UDPCP_A_MAX,
-		.flags = GENL_UNS_ADMIN_PERM,
-	},
-	{
-		.cmd = UDPCP_CMD_PEER_DEL,
-		.doit = udpcp_nl_peer_del,
-		.policy = udpcp_peer_op_policy,
-		.maxattr = UDPCP_A_MAX,
-		.flags = GENL_UNS_ADMIN_PERM,
-	},
-	{
-		.cmd = UDPCP_CMD_PEER_GET,
-		.doit = udpcp_nl_peer_get,
-		.start = udpcp_nl_peer_dump_start,
-		.dumpit = udpcp_nl_peer_dump,
-		.done = udpcp_nl_peer_dump_done,
-		.policy = udpcp_peer_op_policy,
-		.maxattr = UDPCP_A_MAX,
-	},
-	{
-		.cmd = UDPCP_CMD_STATS_GET,
-		.doit = udpcp_nl_stats_get,
-		.policy = udpcp_empty_policy,
-		.maxattr = UDPCP_A_MAX,
-	},
-	{
-		.cmd = UDPCP_CMD_STATS_RESET,
-		.doit = udpcp_nl_stats_reset,
-		.policy = udpcp_stats_reset_policy,
-		.maxattr = UDPCP_A_MAX,
-		.flags = GENL_UNS_ADMIN_PERM,
-	},
-	{
-		.cmd = UDPCP_CMD_GROUP_GET,
-		.dumpit = udpcp_nl_group_dump,
-		.policy = udpcp_group_op_policy,
-		.maxattr = UDPCP_A_MAX,
-	},
-	{
-		.cmd = UDPCP_CMD_GROUP_JOIN,
-		.doit = udpcp_nl_group_join,
-		.policy = udpcp_group_op_policy,
-		.maxattr = UDPCP_A_MAX,
-		.flags = GENL_UNS_ADMIN_PERM,
-	},
-	{
-		.cmd = UDPCP_CMD_GROUP_LEAVE,
-		.doit = udpcp_nl_group_leave,
-		.policy = udpcp_group_op_policy,
-		.maxattr = UDPCP_A_MAX,
-		.flags = GENL_UNS_ADMIN_PERM,
-	},
-};
 
 static struct genl_family udpcp_genl_family __ro_after_init = {
 	.name = UDPCP_GENL_NAME,
 	.version = UDPCP_GENL_VERSION,
-	.maxattr = UDPCP_A_MAX,
 	.netnsok = true,
 	.parallel_ops = true,
 	.module = THIS_MODULE,
-	.ops = udpcp_genl_ops,
-	.n_ops = ARRAY_SIZE(udpcp_genl_ops),
 	.mcgrps = udpcp_mcgrps,
 	.n_mcgrps = ARRAY_SIZE(udpcp_mcgrps),
 };
 
+#if UDPCP_GENL_SPLIT_OPS
 int __init udpcp_genl_init(void)
 {
+	udpcp_genl_family.split_ops = udpcp_nl_ops;
+	udpcp_genl_family.n_split_ops = ARRAY_SIZE(udpcp_nl_ops);
 	return genl_register_family(&udpcp_genl_family);
 }
+#else
+static struct genl_ops udpcp_genl_ops[ARRAY_SIZE(udpcp_nl_ops)];
+
+int __init udpcp_genl_init(void)
+{
+	udpcp_genl_family.n_ops = udpcp_genl_ops_from_split(udpcp_genl_ops,
+							    udpcp_nl_ops,
+							    ARRAY_SIZE(udpcp_nl_ops));
+	udpcp_genl_family.ops = udpcp_genl_ops;
+	return genl_register_family(&udpcp_genl_family);
+}
+#endif
 
 void udpcp_genl_exit(void)
 {

@@ -122,7 +122,7 @@ else
 fi
 inst 0644 udpcpctl/udpcpctl.bash-completion "$PREFIX/share/bash-completion/completions/udpcpctl"
 inst 0644 uapi/linux/udpcp.h "$PREFIX/include/linux/udpcp.h"
-inst 0644 Documentation/netlink/udpcp.yaml "$PREFIX/share/ynl/specs/udpcp.yaml"
+inst 0644 Documentation/netlink/specs/udpcp.yaml "$PREFIX/share/ynl/specs/udpcp.yaml"
 
 # --- the unit and the configuration --------------------------------------------
 mkdir -p "$DESTDIR$UNITDIR"

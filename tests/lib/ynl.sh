@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 #
-# The kernel's ynl tools (6.12) with our spec, Documentation/netlink/udpcp.yaml.
+# The kernel's ynl tools (6.12) with our spec, Documentation/netlink/specs/udpcp.yaml.
 # Source this file, then:
 #   ynl_cli ARGS...    tools/net/ynl/cli.py --spec udpcp.yaml ARGS...,
 #                      e.g. ynl_cli --do defaults-get, ynl_cli --dump peer-get,
@@ -14,7 +14,7 @@
 # hex: {"peer": {"remote-ipv4": "c0000202", "remote-port": 5000}}.
 
 YNL_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-YNL_SPEC=$YNL_ROOT/Documentation/netlink/udpcp.yaml
+YNL_SPEC=$YNL_ROOT/Documentation/netlink/specs/udpcp.yaml
 YNL_TARBALL=${YNL_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
 YNL_DIR=${UDPCP_CACHE:-/var/cache/udpcp}/ynl
 YNL_SCHEMA=$YNL_DIR/Documentation/netlink/genetlink-legacy.yaml

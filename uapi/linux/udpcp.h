@@ -9,6 +9,12 @@
 #define _UAPI_LINUX_UDPCP_H
 
 #include <linux/types.h>
+/*
+ * The "udpcp" generic netlink family: its enums, and the limits of the
+ * parameters that the socket options share (UDPCP_MIN_TIMEOUT_MS ...),
+ * rendered from Documentation/netlink/specs/udpcp.yaml.
+ */
+#include <linux/udpcp_nl.h>
 
 /*
  * Values >= 256 never appear on the wire; 256, 257, 261 and 262 are taken
@@ -33,27 +39,15 @@
  */
 #define UDPCP_FLUSH			7
 
-/* Option values (the 2011 API's). */
-#define UDPCP_NOACK			0
-#define UDPCP_ACK			1
-#define UDPCP_SINGLE_ACK		2
+/*
+ * Option values (the 2011 API's).  The transfer modes UDPCP_NOACK (0),
+ * UDPCP_ACK (1) and UDPCP_SINGLE_ACK (2) are the netlink family's too.
+ */
 #define UDPCP_NOCHECKSUM		3
 #define UDPCP_CHECKSUM			4
 
-/* Limits */
+/* Limits; those of the parameters are in udpcp_nl.h. */
 #define UDPCP_MAX_MSGSIZE		65487
-#define UDPCP_MAX_WAIT_SEC		60
-#define UDPCP_MIN_TIMEOUT_MS		1
-#define UDPCP_MAX_TIMEOUT_MS		(UDPCP_MAX_WAIT_SEC * 1000)
-#define UDPCP_MIN_MAXTRY		1
-#define UDPCP_MAX_MAXTRY		10
-#define UDPCP_MIN_OUTSTANDING_ACKS	1
-#define UDPCP_MAX_OUTSTANDING_ACKS	255
-/* Namespace defaults that only netlink sets. */
-#define UDPCP_MIN_PEERS			1
-#define UDPCP_MAX_PEERS			1000000
-#define UDPCP_MIN_PEER_EXPIRY_MS	1000
-#define UDPCP_MAX_PEER_EXPIRY_MS	(24 * 3600 * 1000)
 
 /*
  * Control messages on sendmsg: cmsg_level SOL_UDPCP, cmsg_type
@@ -95,176 +89,6 @@ struct udpcp_info {
 	__u64	udpi_rx_refused;	/* of those, for their source's share */
 	__u64	udpi_icmp_errors;	/* ICMP errors about packets in flight */
 	__u64	udpi_pmtu_restarts;	/* messages restarted for a lower MTU */
-};
-
-/* Generic netlink: the "udpcp" family. */
-#define UDPCP_GENL_NAME		"udpcp"
-#define UDPCP_GENL_VERSION	1
-#define UDPCP_MCGRP_EVENTS	"events"
-
-enum udpcp_peer_state {
-	UDPCP_PEER_STATE_IDLE,		/* nothing to send */
-	UDPCP_PEER_STATE_SYNCING,	/* sync sent, not yet acknowledged */
-	UDPCP_PEER_STATE_SENDING,	/* a message in flight */
-	UDPCP_PEER_STATE_CONFIGURED,	/* configured, no traffic yet */
-};
-
-/* UDPCP_A_PEER_FLAGS */
-#define UDPCP_PEER_F_CONFIGURED	0x1	/* added by netlink */
-#define UDPCP_PEER_F_NEED_SYNC	0x2	/* next message is preceded by a sync */
-
-enum {
-	UDPCP_CMD_UNSPEC,
-	UDPCP_CMD_DEFAULTS_GET,
-	UDPCP_CMD_DEFAULTS_SET,
-	UDPCP_CMD_SOCK_GET,		/* dump */
-	UDPCP_CMD_PEER_NEW,
-	UDPCP_CMD_PEER_SET,
-	UDPCP_CMD_PEER_DEL,
-	UDPCP_CMD_PEER_GET,		/* do and dump */
-	UDPCP_CMD_STATS_GET,
-	UDPCP_CMD_STATS_RESET,
-	UDPCP_CMD_GROUP_GET,		/* dump */
-	UDPCP_CMD_GROUP_JOIN,
-	UDPCP_CMD_GROUP_LEAVE,
-	/* events, on the "events" multicast group */
-	UDPCP_CMD_PEER_CREATED_NTF,
-	UDPCP_CMD_PEER_REMOVED_NTF,
-	UDPCP_CMD_MSG_FAILED_NTF,
-	UDPCP_CMD_PEER_RESYNC_NTF,
-
-	__UDPCP_CMD_MAX,
-	UDPCP_CMD_MAX = __UDPCP_CMD_MAX - 1
-};
-
-/* Top level: each object is a nest. */
-enum {
-	UDPCP_A_UNSPEC,
-	UDPCP_A_DEFAULTS,		/* nest, udpcp_a_defaults */
-	UDPCP_A_SOCK,			/* nest, udpcp_a_sock */
-	UDPCP_A_PEER,			/* nest, udpcp_a_peer */
-	UDPCP_A_STATS,			/* nest, udpcp_a_stats */
-	UDPCP_A_GROUP,			/* nest, udpcp_a_group */
-
-	__UDPCP_A_MAX,
-	UDPCP_A_MAX = __UDPCP_A_MAX - 1
-};
-
-/* Protocol parameters: of a socket, a peer, or the namespace defaults. */
-enum {
-	UDPCP_A_PARAMS_UNSPEC,
-	UDPCP_A_PARAMS_TRANSFER_MODE,	/* u8: UDPCP_NOACK, _ACK, _SINGLE_ACK */
-	UDPCP_A_PARAMS_CHECKSUM,	/* u8: 0 off, 1 on */
-	UDPCP_A_PARAMS_TX_TIMEOUT,	/* u32, ms */
-	UDPCP_A_PARAMS_RX_TIMEOUT,	/* u32, ms */
-	UDPCP_A_PARAMS_MAX_TRIES,	/* u8 */
-	UDPCP_A_PARAMS_OUTSTANDING_ACKS,/* u8 */
-
-	__UDPCP_A_PARAMS_MAX,
-	UDPCP_A_PARAMS_MAX = __UDPCP_A_PARAMS_MAX - 1
-};
-
-enum {
-	UDPCP_A_DEFAULTS_UNSPEC,
-	UDPCP_A_DEFAULTS_PARAMS,	/* nest, udpcp_a_params */
-	UDPCP_A_DEFAULTS_MAX_PEERS,	/* u32: peers per socket */
-	UDPCP_A_DEFAULTS_PEER_EXPIRY,	/* u32, ms: idle peer state lifetime */
-
-	__UDPCP_A_DEFAULTS_MAX,
-	UDPCP_A_DEFAULTS_MAX = __UDPCP_A_DEFAULTS_MAX - 1
-};
-
-/*
- * A socket; in requests it selects one by its local port (and address,
- * where several sockets share the port) or by its cookie.
- */
-enum {
-	UDPCP_A_SOCK_UNSPEC,
-	UDPCP_A_SOCK_PAD,
-	UDPCP_A_SOCK_COOKIE,		/* u64, unique while the module is loaded */
-	UDPCP_A_SOCK_FAMILY,		/* u16: AF_INET or AF_INET6 */
-	UDPCP_A_SOCK_LOCAL_IPV4,	/* binary, 4 bytes, network order */
-	UDPCP_A_SOCK_LOCAL_IPV6,	/* binary, 16 bytes */
-	UDPCP_A_SOCK_LOCAL_PORT,	/* u16, host order */
-	UDPCP_A_SOCK_PARAMS,		/* nest, udpcp_a_params */
-	UDPCP_A_SOCK_PEER_COUNT,	/* u32 */
-	UDPCP_A_SOCK_STATS,		/* nest, udpcp_a_stats */
-	UDPCP_A_SOCK_INODE,		/* u64 */
-	UDPCP_A_SOCK_UID,		/* u32 */
-	UDPCP_A_SOCK_RX_QUEUE_MSGS,	/* u32, messages waiting to be read */
-	UDPCP_A_SOCK_RX_QUEUE_BYTES,	/* u32, their octets */
-	UDPCP_A_SOCK_TX_QUEUE_MSGS,	/* u32, waiting to be sent or acked */
-	UDPCP_A_SOCK_TX_QUEUE_BYTES,	/* u32, their octets */
-	UDPCP_A_SOCK_RX_PARTIAL_MEM,	/* u32, memory of partial messages */
-
-	__UDPCP_A_SOCK_MAX,
-	UDPCP_A_SOCK_MAX = __UDPCP_A_SOCK_MAX - 1
-};
-
-enum {
-	UDPCP_A_PEER_UNSPEC,
-	UDPCP_A_PEER_PAD,
-	UDPCP_A_PEER_REMOTE_IPV4,	/* binary, 4 bytes, network order */
-	UDPCP_A_PEER_REMOTE_IPV6,	/* binary, 16 bytes */
-	UDPCP_A_PEER_REMOTE_PORT,	/* u16, host order */
-	UDPCP_A_PEER_SOCK,		/* nest, udpcp_a_sock: the local socket */
-	UDPCP_A_PEER_PARAMS,		/* nest, udpcp_a_params */
-	UDPCP_A_PEER_STATE,		/* u8, enum udpcp_peer_state */
-	UDPCP_A_PEER_FLAGS,		/* u32, UDPCP_PEER_F_* */
-	UDPCP_A_PEER_NEXT_MSG_ID,	/* u16 */
-	UDPCP_A_PEER_LAST_RX_MSG_ID,	/* u16 */
-	UDPCP_A_PEER_IDLE_MS,		/* u32: ms since last activity */
-	UDPCP_A_PEER_RTT_US,		/* u32: smoothed send-to-ack time */
-	UDPCP_A_PEER_STATS,		/* nest, udpcp_a_stats */
-	UDPCP_A_PEER_MSG_ID,		/* u16: the message of an event */
-	UDPCP_A_PEER_REPLACE,		/* flag, peer-new: an existing peer
-					 * takes exactly the new parameters
-					 */
-	/* only once an ICMP error matched a packet in flight to the peer: */
-	UDPCP_A_PEER_ICMP_ERRORS,	/* u32: ICMP errors counted */
-	UDPCP_A_PEER_ICMP_LAST_ERRNO,	/* u32: the last one's errno */
-	UDPCP_A_PEER_ICMP_LAST_MS,	/* u32: ms since the last one */
-	UDPCP_A_PEER_RX_QUEUED,		/* u32: bytes (truesize) of its messages
-					 * in the receive queue; if any
-					 */
-
-	__UDPCP_A_PEER_MAX,
-	UDPCP_A_PEER_MAX = __UDPCP_A_PEER_MAX - 1
-};
-
-/* Counters; all u64.  Per namespace, socket or peer. */
-enum {
-	UDPCP_A_STATS_UNSPEC,
-	UDPCP_A_STATS_PAD,
-	UDPCP_A_STATS_TX_MSGS,
-	UDPCP_A_STATS_RX_MSGS,
-	UDPCP_A_STATS_TX_BYTES,
-	UDPCP_A_STATS_RX_BYTES,
-	UDPCP_A_STATS_TX_TIMEOUT,
-	UDPCP_A_STATS_RX_TIMEOUT,
-	UDPCP_A_STATS_TX_RETRIES,
-	UDPCP_A_STATS_RX_DISCARDED_FRAGS,
-	UDPCP_A_STATS_CRC_ERRORS,
-	UDPCP_A_STATS_RX_DUPLICATES,
-	UDPCP_A_STATS_RX_MALFORMED,
-	UDPCP_A_STATS_RX_DROPPED,
-	UDPCP_A_STATS_RX_REFUSED,
-	UDPCP_A_STATS_ICMP_ERRORS,
-	UDPCP_A_STATS_PMTU_RESTARTS,
-
-	__UDPCP_A_STATS_MAX,
-	UDPCP_A_STATS_MAX = __UDPCP_A_STATS_MAX - 1
-};
-
-enum {
-	UDPCP_A_GROUP_UNSPEC,
-	UDPCP_A_GROUP_SOCK,		/* nest, udpcp_a_sock: selects the socket */
-	UDPCP_A_GROUP_IPV4,		/* binary, 4 bytes */
-	UDPCP_A_GROUP_IPV6,		/* binary, 16 bytes */
-	UDPCP_A_GROUP_IFINDEX,		/* u32 */
-
-	__UDPCP_A_GROUP_MAX,
-	UDPCP_A_GROUP_MAX = __UDPCP_A_GROUP_MAX - 1
 };
 
 #endif /* _UAPI_LINUX_UDPCP_H */
