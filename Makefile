@@ -42,16 +42,16 @@ progs: $(PROGS) $(TEST_PROGS) $(DOC_PROGS) $(BENCH_PROGS)
 # Order-only: deps runs before any of them, even under make -j.
 $(PROGS) $(TEST_PROGS) $(DOC_PROGS) $(BENCH_PROGS): | deps
 
-udpcpctl/udpcpctl: $(wildcard udpcpctl/*.c udpcpctl/*.h) uapi/linux/udpcp.h
+udpcpctl/udpcpctl: $(wildcard udpcpctl/*.c udpcpctl/*.h) uapi/linux/udpcp.h uapi/linux/udpcp_nl.h
 	$(CC) $(USER_CFLAGS) $(NL_CFLAGS) -o $@ $(filter %.c,$^) $(NL_LIBS)
 
-tests/progs/%: tests/progs/%.c $(wildcard tests/progs/*.h) uapi/linux/udpcp.h
+tests/progs/%: tests/progs/%.c $(wildcard tests/progs/*.h) uapi/linux/udpcp.h uapi/linux/udpcp_nl.h
 	$(CC) $(USER_CFLAGS) -o $@ $< -lm
 
-Documentation/examples/%: Documentation/examples/%.c uapi/linux/udpcp.h
+Documentation/examples/%: Documentation/examples/%.c uapi/linux/udpcp.h uapi/linux/udpcp_nl.h
 	$(CC) $(USER_CFLAGS) -o $@ $<
 
-bench/udpcp-bench: bench/udpcp-bench.c bench/uudpcp.c bench/uudpcp.h uapi/linux/udpcp.h
+bench/udpcp-bench: bench/udpcp-bench.c bench/uudpcp.c bench/uudpcp.h uapi/linux/udpcp.h uapi/linux/udpcp_nl.h
 	$(CC) $(USER_CFLAGS) -o $@ $(filter %.c,$^) -lm
 
 # Style gates: checkpatch --strict, W=1 and sparse must report nothing.

@@ -19,6 +19,7 @@
 #   PREFIX/share/man/man8/udpcpctl.8, man7/udpcp.7 (if Documentation/udpcp.7)
 #   PREFIX/share/bash-completion/completions/udpcpctl
 #   PREFIX/include/linux/udpcp.h                 the user API header
+#   PREFIX/include/linux/udpcp_nl.h              its netlink part, generated
 #   PREFIX/share/ynl/specs/udpcp.yaml            the netlink spec, where the
 #                                                kernel's installed ynl looks
 #   UNITDIR/udpcp.service   the systemd unit (UNITDIR: systemd's own with
@@ -75,7 +76,7 @@ inst() { # MODE SRC DST
 if [ $dkms = 1 ]; then
 	src=/usr/src/udpcp-$version
 	rm -rf "$DESTDIR$src"
-	for f in module/Kbuild module/*.c module/*.h uapi/linux/udpcp.h; do
+	for f in module/Kbuild module/*.c module/*.h uapi/linux/*.h; do
 		[[ $f == *.mod.c ]] && continue # kbuild's, from a build of the tree
 		install -D -m 0644 "$f" "$DESTDIR$src/$f"
 	done
@@ -122,6 +123,7 @@ else
 fi
 inst 0644 udpcpctl/udpcpctl.bash-completion "$PREFIX/share/bash-completion/completions/udpcpctl"
 inst 0644 uapi/linux/udpcp.h "$PREFIX/include/linux/udpcp.h"
+inst 0644 uapi/linux/udpcp_nl.h "$PREFIX/include/linux/udpcp_nl.h"
 inst 0644 Documentation/netlink/specs/udpcp.yaml "$PREFIX/share/ynl/specs/udpcp.yaml"
 
 # --- the unit and the configuration --------------------------------------------

@@ -63,7 +63,12 @@ const struct object obj_defaults = {
 	"PARAM := { mode { noack | ack | single-ack } | checksum { on | off } |\n"
 	"           tx-timeout TIME | rx-timeout TIME | max-try N |\n"
 	"           outstanding-acks N | max-peers N | peer-expiry TIME }\n"
-	"tx-timeout, rx-timeout: 1-60000 ms; max-try: 1-10; outstanding-acks: 1-255;\n"
-	"max-peers: 1-1000000; peer-expiry: 1000-86400000 ms\n"
+	"tx-timeout, rx-timeout: " STR(UDPCP_MIN_TIMEOUT_MS) "-"
+	STR(UDPCP_MAX_TIMEOUT_MS) " ms; max-try: " STR(UDPCP_MIN_MAXTRY) "-"
+	STR(UDPCP_MAX_MAXTRY) "; outstanding-acks: "
+	STR(UDPCP_MIN_OUTSTANDING_ACKS) "-" STR(UDPCP_MAX_OUTSTANDING_ACKS) ";\n"
+	"max-peers: " STR(UDPCP_MIN_PEERS) "-" STR(UDPCP_MAX_PEERS)
+	"; peer-expiry: " STR(UDPCP_MIN_PEER_EXPIRY_MS) "-"
+	STR(UDPCP_MAX_PEER_EXPIRY_MS) " ms\n"
 	"TIME := milliseconds, or a number with a unit: 200ms, 1.5s, 2000us\n",
 };

@@ -9,23 +9,6 @@
 #include "print.h"
 #include "udpcpctl.h"
 
-/*
- * The kernel's policy limits for the defaults; uapi/linux/udpcp.h does not
- * define them (yet), so they are mirrored here to check arguments locally.
- */
-#ifndef UDPCP_MIN_PEERS
-#define UDPCP_MIN_PEERS			1
-#endif
-#ifndef UDPCP_MAX_PEERS
-#define UDPCP_MAX_PEERS			1000000
-#endif
-#ifndef UDPCP_MIN_PEER_EXPIRY_MS
-#define UDPCP_MIN_PEER_EXPIRY_MS	1000
-#endif
-#ifndef UDPCP_MAX_PEER_EXPIRY_MS
-#define UDPCP_MAX_PEER_EXPIRY_MS	(24 * 3600 * 1000)
-#endif
-
 struct enum_val {
 	const char *name;	/* first: lookup() reads it */
 	uint32_t val;

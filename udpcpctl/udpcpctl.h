@@ -21,6 +21,9 @@
 
 #define PROG "udpcpctl"
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+/* The uapi limits, spelled into help texts. */
+#define STR_(x) #x
+#define STR(x) STR_(x)
 
 /* Exit status: the man page promises these. */
 enum {

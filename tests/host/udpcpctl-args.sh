@@ -626,7 +626,7 @@ if ! python3 -c 'import jsonschema, yaml' 2>/dev/null; then
 elif ! ynl_setup 2>"$TMP/ynl"; then
 	skipped 8 "no ynl tools: $(cat "$TMP/ynl")"
 else
-	for f in ynl_check_spec ynl_check_uapi; do
+	for f in ynl_check_spec ynl_check_generated; do
 		if "$f" >"$TMP/ynl" 2>&1; then ok; else
 			nok "$f" "$(tail -n20 "$TMP/ynl")"
 		fi

@@ -7,8 +7,8 @@
 #                      e.g. ynl_cli --do defaults-get, ynl_cli --dump peer-get,
 #                      ynl_cli --subscribe events --sleep 5; needs the module
 #   ynl_check_spec     validate the spec against the schema and parse it
-#   ynl_check_uapi     the enums ynl-gen-c renders from the spec must equal
-#                      uapi/linux/udpcp.h's, name for name and value for value
+#   ynl_check_generated  what ynl-gen-c renders from the spec must equal the
+#                      checked-in uapi/linux/udpcp_nl.h, module/netlink-gen.[ch]
 # The tools are unpacked from linux-source-6.12 into $UDPCP_CACHE/ynl, never
 # into the repository.  The 6.12 CLI takes binary attributes (addresses) as
 # hex: {"peer": {"remote-ipv4": "c0000202", "remote-port": 5000}}.
@@ -66,54 +66,9 @@ ynl_check_spec()
 	EOF
 }
 
-# Prints "NAME VALUE" for each of the names on stdin, from header $1.
-_ynl_values()
+# What ynl-gen-c renders from the spec equals the checked-in
+# uapi/linux/udpcp_nl.h and module/netlink-gen.[ch].
+ynl_check_generated()
 {
-	local header=$1 incdir=$2 out=$3 name
-
-	{
-		echo "#include <stdio.h>"
-		echo "#include \"$header\""
-		printf '%s\n' \
-			'static void s(const char *n, const char *v) { printf("%s \"%s\"\n", n, v); }' \
-			'static void i(const char *n, long long v) { printf("%s %lld\n", n, v); }'
-		echo "#define P(x) _Generic((x) + 0, char *: s, default: i)(#x, x)"
-		echo "int main(void) {"
-		while read -r name; do echo "P($name);"; done
-		echo "return 0; }"
-	} >"$out.c"
-	cc -I"$incdir" -o "$out" "$out.c" && "$out"
-}
-
-ynl_check_uapi()
-{
-	local tree ret=1 names
-
-	ynl_setup || return 1
-	# ynl-gen-c looks for MAINTAINERS above the spec (and spins without).
-	tree=$(mktemp -d) || return 1
-	mkdir -p "$tree/Documentation/netlink/specs" "$tree/gen/linux"
-	touch "$tree/MAINTAINERS"
-	cp "$YNL_SPEC" "$tree/Documentation/netlink/specs/udpcp.yaml"
-	cp "$YNL_SCHEMA" "$tree/Documentation/netlink/"
-	if timeout 120 python3 "$YNL_DIR/tools/net/ynl/ynl-gen-c.py" --mode uapi \
-		--header --spec "$tree/Documentation/netlink/specs/udpcp.yaml" \
-		-o "$tree/gen/linux/udpcp.h" >/dev/null; then
-		# The names of either side, so that one missing on either fails.
-		names=$({
-			grep -oE '^(#define|	)[[:space:]]*UDPCP_[A-Z0-9_]+' \
-				"$tree/gen/linux/udpcp.h" | grep -oE 'UDPCP_[A-Z0-9_]+'
-			grep -oE '\bUDPCP_(A|CMD|PEER|GENL|MCGRP)_[A-Z0-9_]+' \
-				"$YNL_ROOT/uapi/linux/udpcp.h"
-		} | grep -v "_$" | sort -u)
-		_ynl_values linux/udpcp.h "$tree/gen" "$tree/gen/values" \
-			<<<"$names" >"$tree/spec.txt" &&
-			_ynl_values linux/udpcp.h "$YNL_ROOT/uapi" "$tree/values" \
-				<<<"$names" >"$tree/uapi.txt" &&
-			diff -u --label spec --label uapi "$tree/spec.txt" "$tree/uapi.txt" &&
-			echo "ynl: $(wc -l <"$tree/spec.txt") names of the spec match uapi/linux/udpcp.h" &&
-			ret=0
-	fi
-	rm -rf "$tree"
-	return $ret
+	"$YNL_ROOT/scripts/ynl-gen.sh" --check
 }

@@ -101,6 +101,7 @@ case $ko in
 *) fail "modprobe would load $ko, not DKMS's build" ;;
 esac
 for f in /usr/src/udpcp-$version/dkms.conf /usr/sbin/udpcpctl /usr/include/linux/udpcp.h \
+	/usr/include/linux/udpcp_nl.h /usr/src/udpcp-$version/uapi/linux/udpcp_nl.h \
 	/usr/share/ynl/specs/udpcp.yaml /lib/systemd/system/udpcp.service /etc/udpcp/udpcp.conf \
 	/usr/share/bash-completion/completions/udpcpctl /usr/share/man/man8/udpcpctl.8.gz; do
 	[ -e "$f" ] || fail "not installed: $f"
@@ -220,7 +221,7 @@ st=$(dkms status udpcp 2>&1)
 [ ! -e "/lib/modules/$kver/updates/dkms/udpcp.ko" ] || fail "DKMS's udpcp.ko left after dpkg -P"
 expect_fail modprobe -n -q udpcp
 for f in /usr/src/udpcp-$version /usr/sbin/udpcpctl /usr/include/linux/udpcp.h \
-	/usr/share/ynl/specs/udpcp.yaml "$unit" /etc/udpcp/udpcp.conf; do
+	/usr/include/linux/udpcp_nl.h /usr/share/ynl/specs/udpcp.yaml "$unit" /etc/udpcp/udpcp.conf; do
 	[ ! -e "$f" ] || fail "left after dpkg -P: $f"
 done
 echo "ok modprobe -r and dpkg -P leave nothing"

@@ -38,7 +38,7 @@ peer-new, unknown attribute in peer: EINVAL: Unknown attribute type at .peer.typ
 peer-new, unknown top-level attribute: EINVAL: Unknown attribute type at .type-9
 peer-new, a reply-only attribute (state): EINVAL: Unsupported attribute at .peer.state
 peer-new, another op's object (defaults): EINVAL: Unsupported attribute at .defaults
-stats-get, another op's object (peer): EINVAL: Unsupported attribute at .peer
+stats-reset, another op's object (defaults): EINVAL: Unsupported attribute at .defaults
 peer-new, peer without NLA_F_NESTED: EINVAL: NLA_F_NESTED is missing at .peer
 peer-new, peer as u32: EINVAL: NLA_F_NESTED is missing at .peer
 peer-new, params without NLA_F_NESTED: EINVAL: NLA_F_NESTED is missing at .peer.params
@@ -107,7 +107,7 @@ pn("peer-new, unknown attribute in peer", R4, P9, u32(40, 1))
 rq("peer-new, unknown top-level attribute", CMD_PEER_NEW, nest(A_PEER, R4, P9), u32(9, 1))
 pn("peer-new, a reply-only attribute (state)", R4, P9, u8(PEER_STATE, 1))
 rq("peer-new, another op's object (defaults)", CMD_PEER_NEW, nest(A_PEER, R4, P9), nest(A_DEFAULTS))
-rq("stats-get, another op's object (peer)", CMD_STATS_GET, nest(A_PEER))
+rq("stats-reset, another op's object (defaults)", CMD_STATS_RESET, nest(A_DEFAULTS))
 rq("peer-new, peer without NLA_F_NESTED", CMD_PEER_NEW, nest(A_PEER, R4, P9, flag=False))
 rq("peer-new, peer as u32", CMD_PEER_NEW, u32(A_PEER, 7))
 pn("peer-new, params without NLA_F_NESTED", R4, P9, S5000,
