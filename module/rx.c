@@ -840,7 +840,7 @@ int udpcp_encap_rcv(struct sock *udp_sk, struct sk_buff *skb)
 		goto consume;
 	}
 
-	peer = udpcp_peer_get_or_create(usk, &from, GFP_ATOMIC);
+	peer = udpcp_peer_get_or_create(usk, &from);
 	if (IS_ERR(peer)) {
 		udpcp_sock_count(usk, UDPCP_MIB_RX_DROPPED);
 		why = PTR_ERR(peer) == -ENOMEM ? UDPCP_DROP_NOMEM :

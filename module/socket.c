@@ -333,10 +333,10 @@ static int udpcp_sendmsg(struct sock *sk, struct msghdr *msg, size_t len)
 		if (peer)
 			break;
 		spin_unlock_bh(&usk->lock);
-		peer = udpcp_peer_get_or_create(usk, &to, GFP_KERNEL);
-		if (IS_ERR(peer)) {
+		err = udpcp_peer_ensure(usk, &to);
+		if (err) {
 			kfree_skb(skb);
-			return PTR_ERR(peer);
+			return err;
 		}
 	}
 	if ((peer->flags & UDPCP_PEER_F_BCAST) && !sock_flag(sk, SOCK_BROADCAST)) {
