@@ -79,29 +79,6 @@ static void udpcp_rx_drop_frag(struct udpcp_peer *peer, struct sk_buff *skb,
 		      UDPCP_RX_CB(skb)->frag_num, amount, why);
 }
 
-static void udpcp_rx_ack(struct udpcp_peer *peer, const struct udpcp_hdr *h,
-			 u8 num, bool dup, struct sk_buff_head *xmitq)
-{
-	bool csum = h->flags & UDPCP_F_CHECKSUM;
-	struct sk_buff *skb;
-
-	skb = udpcp_udp_alloc(UDPCP_HDR_LEN);
-	if (!skb)
-		return;
-	udpcp_hdr_build(skb_put(skb, UDPCP_HDR_LEN), UDPCP_TYPE_ACK,
-			UDPCP_F_NOACK | UDPCP_F_SINGLE |
-			(csum ? UDPCP_F_CHECKSUM : 0),
-			dup ? UDPCP_F_DUP : 0, h->frag_amount, num,
-			ntohs(h->msg_id), 0);
-	if (csum)
-		udpcp_csum_set(skb);
-	if (udpcp_udp_route(peer, skb)) {
-		kfree_skb(skb);
-		return;
-	}
-	__skb_queue_tail(xmitq, skb);
-}
-
 /* @a comes before @b in a sender's sequence (IDs wrap from 0xfffe to 1). */
 static bool udpcp_id_before(u16 a, u16 b)
 {
@@ -151,6 +128,28 @@ static void udpcp_rx_part_free(struct udpcp_peer *peer,
 }
 
 /*
+ * Message @id is given up after its sender was told of some of it (acks,
+ * or its last fragment accepted): its retransmissions are dropped unacked,
+ * so that the sender sees it fail.  Until the next message from the peer.
+ */
+static void udpcp_rx_kill_id(struct udpcp_peer *peer, u16 id)
+{
+	lockdep_assert_held(&peer->usk->lock);
+	peer->rx_dead_id = id;
+	peer->flags |= UDPCP_PEER_F_RX_DEAD;
+}
+
+/* The rx timeout of @part runs again, from now. */
+static void udpcp_rx_part_rearm(struct udpcp_peer *peer,
+				struct udpcp_rx_part *part)
+{
+	struct udpcp_params p;
+
+	udpcp_peer_params(peer, &p);
+	part->deadline = ktime_add_ms(ktime_get(), p.rx_timeout_ms);
+}
+
+/*
  * Drop a message that will not be delivered; its fragments count as
  * discarded.  @dead: its ID is dead, as in udpcp_rx_timeout().
  */
@@ -160,6 +159,7 @@ static void udpcp_rx_part_drop(struct udpcp_peer *peer,
 {
 	struct sk_buff *skb = part->head, *next;
 
+	lockdep_assert_held(&peer->usk->lock);
 	while (skb) {
 		next = skb->next;
 		skb_mark_not_on_list(skb);
@@ -168,10 +168,8 @@ static void udpcp_rx_part_drop(struct udpcp_peer *peer,
 	}
 	part->head = NULL;
 	udpcp_peer_count(peer, UDPCP_MIB_RX_DISCARDED_FRAGS, part->count);
-	if (dead) {
-		peer->rx_dead_id = part->id;
-		peer->flags |= UDPCP_PEER_F_RX_DEAD;
-	}
+	if (dead)
+		udpcp_rx_kill_id(peer, part->id);
 	udpcp_rx_part_free(peer, part);
 }
 
@@ -481,19 +479,18 @@ static struct udpcp_rx_part *udpcp_rx_part_new(struct udpcp_peer *peer,
 					       const struct udpcp_rx_pkt *pkt)
 {
 	struct udpcp_rx_part *part, *pos;
-	struct udpcp_params p;
 
+	lockdep_assert_held(&peer->usk->lock);
 	part = kzalloc(sizeof(*part), GFP_ATOMIC);
 	if (!part)
 		return NULL;
-	udpcp_peer_params(peer, &p);
 	part->peer = peer;
 	part->id = pkt->id;
 	part->amount = pkt->h.frag_amount;
 	part->len = ntohs(pkt->h.msg_len);
 	part->truesize = sizeof(*part);
 	/* The rx timeout runs from the first fragment stored. */
-	part->deadline = ktime_add_ms(ktime_get(), p.rx_timeout_ms);
+	udpcp_rx_part_rearm(peer, part);
 	/* Usually the newest: found from the back. */
 	list_for_each_entry_reverse(pos, &peer->rx_parts, peer_node)
 		if (udpcp_id_before(pos->id, part->id))
@@ -534,13 +531,8 @@ static void udpcp_rx_deliver_ack(struct udpcp_peer *peer,
 		udpcp_rx_refused(peer, why);
 		udpcp_rx_drop_frag(peer, last, pkt->id, pkt->h.frag_amount,
 				   why);
-		if (part) {
-			struct udpcp_params p;
-
-			udpcp_peer_params(peer, &p);
-			part->deadline = ktime_add_ms(ktime_get(),
-						      p.rx_timeout_ms);
-		}
+		if (part)
+			udpcp_rx_part_rearm(peer, part);
 		return;
 	}
 	if (part) {
@@ -549,14 +541,12 @@ static void udpcp_rx_deliver_ack(struct udpcp_peer *peer,
 	}
 	if (!udpcp_rx_queue(peer, msg, pkt->id)) {
 		/* Out of socket memory after all: make the sender fail. */
-		peer->rx_dead_id = pkt->id;
-		peer->flags |= UDPCP_PEER_F_RX_DEAD;
+		udpcp_rx_kill_id(peer, pkt->id);
 		return;
 	}
-	if (pkt->mode == UDPCP_ACK)
-		udpcp_rx_ack(peer, &pkt->h, pkt->h.frag_num, false, xmitq);
-	else
-		udpcp_rx_ack(peer, &pkt->h, pkt->h.frag_amount - 1, false, xmitq);
+	udpcp_tx_send_ack(peer, &pkt->h, pkt->mode == UDPCP_ACK ?
+			  pkt->h.frag_num : pkt->h.frag_amount - 1, false,
+			  xmitq);
 }
 
 static bool udpcp_rx_is_dup(const struct udpcp_peer *peer,
@@ -583,7 +573,7 @@ static void udpcp_rx_sync(struct udpcp_peer *peer,
 	udpcp_rx_update_deadline(peer);
 	peer->flags &= ~(UDPCP_PEER_F_RX_VALID | UDPCP_PEER_F_RX_DEAD);
 	if (pkt->mode != UDPCP_NOACK)
-		udpcp_rx_ack(peer, &pkt->h, 0, false, xmitq);
+		udpcp_tx_send_ack(peer, &pkt->h, 0, false, xmitq);
 }
 
 /*
@@ -634,7 +624,7 @@ static void udpcp_rx_data(struct udpcp_peer *peer,
 		last = h->frag_num == h->frag_amount - 1;
 		if (pkt->mode == UDPCP_ACK ||
 		    (pkt->mode == UDPCP_SINGLE_ACK && last))
-			udpcp_rx_ack(peer, h, h->frag_num, true, xmitq);
+			udpcp_tx_send_ack(peer, h, h->frag_num, true, xmitq);
 		why = UDPCP_DROP_DUPLICATE;
 		goto drop;
 	}
@@ -656,7 +646,8 @@ static void udpcp_rx_data(struct udpcp_peer *peer,
 		if (test_bit(h->frag_num, part->have)) {
 			/* A retransmission whose ack was lost: ack again. */
 			if (pkt->mode == UDPCP_ACK)
-				udpcp_rx_ack(peer, h, h->frag_num, false, xmitq);
+				udpcp_tx_send_ack(peer, h, h->frag_num, false,
+						  xmitq);
 			why = UDPCP_DROP_DUPLICATE;
 			goto drop;
 		}
@@ -723,7 +714,7 @@ static void udpcp_rx_data(struct udpcp_peer *peer,
 	}
 	udpcp_rx_store(peer, part, skb);
 	if (pkt->mode == UDPCP_ACK)
-		udpcp_rx_ack(peer, h, h->frag_num, false, xmitq);
+		udpcp_tx_send_ack(peer, h, h->frag_num, false, xmitq);
 	if (last)
 		udpcp_rx_flush(peer);
 out:

@@ -5,8 +5,9 @@
  * most outstanding_acks of them unacknowledged (ack mode), retransmission
  * on timeout, failure after max_tries.
  *
- * Everything here runs under the socket lock and only queues built
- * packets on @xmitq; the caller transmits them after unlocking.
+ * Everything here runs under the state lock (udpcp_sock.lock) and only
+ * queues built packets on @xmitq; the caller transmits them after
+ * releasing it.
  */
 #include <linux/errqueue.h>
 #include <net/ip.h>
@@ -28,9 +29,35 @@ static ktime_t udpcp_tx_deadline(const struct udpcp_peer *peer)
 	return ktime_add_ms(ktime_get(), p.tx_timeout_ms);
 }
 
+/*
+ * The packet builder, for data, syncs and acks alike: a new skb with the
+ * header and room for @room octets of payload behind it.  NULL: no
+ * memory, and the packet is lost (a retransmission makes up for it, or in
+ * no-ack mode nothing does).
+ */
+static struct sk_buff *udpcp_tx_build(u8 type, u8 flags, u8 flags2,
+				      u8 amount, u8 num, u16 id, u16 len,
+				      unsigned int room)
+{
+	struct sk_buff *skb;
+
+	skb = udpcp_udp_alloc(UDPCP_HDR_LEN + room);
+	if (skb)
+		udpcp_hdr_build(skb_put(skb, UDPCP_HDR_LEN), type, flags,
+				flags2, amount, num, id, len);
+	return skb;
+}
+
+/*
+ * A built packet, payload and all, leaves for @peer: summed where its
+ * header says so, routed, queued on @xmitq for after the state lock.
+ */
 static void udpcp_tx_packet(struct udpcp_peer *peer, struct sk_buff *skb,
 			    struct sk_buff_head *xmitq)
 {
+	lockdep_assert_held(&peer->usk->lock);
+	if (((struct udpcp_hdr *)skb->data)->flags & UDPCP_F_CHECKSUM)
+		udpcp_csum_set(skb);
 	if (udpcp_udp_route(peer, skb)) {
 		kfree_skb(skb);
 		return;
@@ -44,16 +71,28 @@ static void udpcp_tx_sync(struct udpcp_peer *peer, struct sk_buff_head *xmitq)
 	u8 flags = UDPCP_F_SINGLE;
 
 	trace_udpcp_sync_send(peer, UDPCP_SYNC_ID, 0, 1, peer->tx_tries);
-	skb = udpcp_udp_alloc(UDPCP_HDR_LEN);
-	if (!skb)
-		return;
 	if (peer->tx_csum)
 		flags |= UDPCP_F_CHECKSUM;
-	udpcp_hdr_build(skb_put(skb, UDPCP_HDR_LEN), UDPCP_TYPE_DATA, flags, 0,
-			1, 0, UDPCP_SYNC_ID, 0);
-	if (peer->tx_csum)
-		udpcp_csum_set(skb);
-	udpcp_tx_packet(peer, skb, xmitq);
+	skb = udpcp_tx_build(UDPCP_TYPE_DATA, flags, 0, 1, 0, UDPCP_SYNC_ID, 0, 0);
+	if (skb)
+		udpcp_tx_packet(peer, skb, xmitq);
+}
+
+/*
+ * The receiver's ack of fragment @num of the message whose header is @h
+ * (@dup: of a duplicate), with a checksum if the message had them.
+ */
+void udpcp_tx_send_ack(struct udpcp_peer *peer, const struct udpcp_hdr *h,
+		       u8 num, bool dup, struct sk_buff_head *xmitq)
+{
+	struct sk_buff *skb;
+
+	skb = udpcp_tx_build(UDPCP_TYPE_ACK, UDPCP_F_NOACK | UDPCP_F_SINGLE |
+			     (h->flags & UDPCP_F_CHECKSUM),
+			     dup ? UDPCP_F_DUP : 0, h->frag_amount, num,
+			     ntohs(h->msg_id), 0, 0);
+	if (skb)
+		udpcp_tx_packet(peer, skb, xmitq);
 }
 
 /*
@@ -103,9 +142,6 @@ static void udpcp_tx_frag(struct udpcp_peer *peer, unsigned int num,
 	int err;
 	u8 flags = 0;
 
-	skb = udpcp_udp_alloc(UDPCP_HDR_LEN + (lend ? 0 : len));
-	if (!skb)
-		return;	/* retransmitted on timeout, or lost in no-ack mode */
 	switch (peer->tx_mode) {
 	case UDPCP_NOACK:
 		/* Deployed peers send S=1 with N=1. */
@@ -117,8 +153,10 @@ static void udpcp_tx_frag(struct udpcp_peer *peer, unsigned int num,
 	}
 	if (peer->tx_csum)
 		flags |= UDPCP_F_CHECKSUM;
-	udpcp_hdr_build(skb_put(skb, UDPCP_HDR_LEN), UDPCP_TYPE_DATA, flags, 0,
-			peer->tx_frags, num, peer->tx_id, msg->len);
+	skb = udpcp_tx_build(UDPCP_TYPE_DATA, flags, 0, peer->tx_frags, num,
+			     peer->tx_id, msg->len, lend ? 0 : len);
+	if (!skb)
+		return;
 	if (lend)
 		err = udpcp_tx_lend(skb, msg, off, len);
 	else
@@ -127,8 +165,6 @@ static void udpcp_tx_frag(struct udpcp_peer *peer, unsigned int num,
 		kfree_skb(skb);
 		return;
 	}
-	if (peer->tx_csum)
-		udpcp_csum_set(skb);
 	/* Charged to the sender until it leaves: sendmsg feels the backlog. */
 	skb_set_owner_w(skb, &peer->usk->inet.sk);
 	udpcp_tx_packet(peer, skb, xmitq);

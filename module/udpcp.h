@@ -658,6 +658,8 @@ void udpcp_tx_queue(struct udpcp_sock *usk, struct udpcp_peer *peer,
 		    struct sk_buff *msg, struct sk_buff_head *xmitq);
 void udpcp_tx_ack(struct udpcp_peer *peer, const struct udpcp_hdr *h,
 		  struct sk_buff_head *xmitq);
+void udpcp_tx_send_ack(struct udpcp_peer *peer, const struct udpcp_hdr *h,
+		       u8 num, bool dup, struct sk_buff_head *xmitq);
 void udpcp_tx_timeout(struct udpcp_peer *peer, struct sk_buff_head *xmitq);
 void udpcp_tx_purge(struct udpcp_peer *peer);
 void udpcp_tx_fail_report(struct udpcp_sock *usk, const struct udpcp_addr *to,
