@@ -184,7 +184,7 @@ static int udpcp_nl_put_sock_id(struct sk_buff *skb, struct udpcp_sock *usk)
 	return nla_put_in6_addr(skb, UDPCP_A_SOCK_LOCAL_IPV6, &local);
 }
 
-/* Under the socket lock. */
+/* Under the state lock, or by whoever frees the peer (its last event). */
 static int udpcp_nl_put_peer(struct sk_buff *skb, struct udpcp_peer *peer,
 			     u16 msg_id)
 {
@@ -192,6 +192,7 @@ static int udpcp_nl_put_peer(struct sk_buff *skb, struct udpcp_peer *peer,
 	struct nlattr *nest, *sn;
 	u32 flags;
 
+	udpcp_peer_assert_locked(peer);
 	nest = nla_nest_start(skb, UDPCP_A_PEER);
 	if (!nest)
 		return -EMSGSIZE;
@@ -242,6 +243,7 @@ static int udpcp_nl_put_cfg(struct sk_buff *skb, struct udpcp_net *un,
 	struct udpcp_params p = un->defaults;
 	struct nlattr *nest;
 
+	lockdep_assert_held(&un->lock);
 	/* Overrides on top of the namespace defaults, as a new socket has. */
 	udpcp_params_merge(&p, cfg->override, &cfg->params);
 
@@ -495,10 +497,11 @@ static int udpcp_nl_peer_family_ok(struct udpcp_sock *usk,
 }
 
 static struct udpcp_peer_tmpl *udpcp_nl_find_cfg(struct udpcp_net *un,
-						const struct udpcp_addr *ra)
+						 const struct udpcp_addr *ra)
 {
 	struct udpcp_peer_tmpl *cfg;
 
+	lockdep_assert_held(&un->lock);
 	list_for_each_entry(cfg, &un->tmpls, node)
 		if (cfg->port == ra->port && ipv6_addr_equal(&cfg->addr, &ra->addr))
 			return cfg;
@@ -516,6 +519,7 @@ static void udpcp_nl_cfg_apply(struct udpcp_net *un,
 	struct udpcp_peer *peer;
 	struct udpcp_sock *usk;
 
+	lockdep_assert_held(&un->lock);
 	list_for_each_entry(usk, &un->socks, net_node) {
 		spin_lock_bh(&usk->lock);
 		list_for_each_entry(peer, &usk->peers, sock_node) {

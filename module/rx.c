@@ -23,7 +23,7 @@ struct udpcp_rx_pkt {
 /*
  * A message being put together, or (no-ack mode) complete and held until
  * the messages before it are delivered.  Belongs to its peer; everything
- * in it is guarded by the socket's lock (udpcp_sock.lock).
+ * in it is guarded by the state lock (udpcp_sock.lock).
  */
 struct udpcp_rx_part {
 	struct list_head	peer_node;	/* udpcp_peer.rx_parts, ID order */
@@ -97,6 +97,7 @@ static struct udpcp_rx_part *udpcp_rx_part_find(struct udpcp_peer *peer,
 {
 	struct udpcp_rx_part *part;
 
+	lockdep_assert_held(&peer->usk->lock);
 	list_for_each_entry(part, &peer->rx_parts, peer_node)
 		if (part->id == id)
 			return part;
@@ -108,6 +109,7 @@ static void udpcp_rx_update_deadline(struct udpcp_peer *peer)
 	struct udpcp_rx_part *part;
 	ktime_t next = 0;
 
+	lockdep_assert_held(&peer->usk->lock);
 	list_for_each_entry(part, &peer->rx_parts, peer_node)
 		if (!next || part->deadline < next)
 			next = part->deadline;
@@ -145,6 +147,7 @@ static void udpcp_rx_part_rearm(struct udpcp_peer *peer,
 {
 	struct udpcp_params p;
 
+	lockdep_assert_held(&peer->usk->lock);
 	udpcp_peer_params(peer, &p);
 	part->deadline = ktime_add_ms(ktime_get(), p.rx_timeout_ms);
 }
@@ -177,6 +180,7 @@ void udpcp_rx_purge(struct udpcp_peer *peer)
 {
 	struct udpcp_rx_part *part, *tmp;
 
+	lockdep_assert_held(&peer->usk->lock);
 	list_for_each_entry_safe(part, tmp, &peer->rx_parts, peer_node)
 		udpcp_rx_part_drop(peer, part, false, UDPCP_DROP_CLOSE);
 	peer->rx_deadline = 0;
@@ -188,6 +192,7 @@ static struct sk_buff *udpcp_rx_assemble(struct udpcp_peer *peer,
 {
 	struct sk_buff *head = part->head, *frag;
 
+	lockdep_assert_held(&peer->usk->lock);
 	part->head = NULL;
 	udpcp_rx_part_free(peer, part);
 	frag = head->next;
@@ -275,6 +280,7 @@ static unsigned int udpcp_rx_early(const struct udpcp_peer *peer, u16 id)
 {
 	unsigned int d = (peer->rx_first_id + UDPCP_MAX_ID - id) % UDPCP_MAX_ID;
 
+	lockdep_assert_held(&peer->usk->lock);
 	if (!(peer->flags & UDPCP_PEER_F_RX_VALID) || !d ||
 	    d > UDPCP_RX_PARTIALS || (peer->rx_early & BIT(d - 1)))
 		return 0;
@@ -286,6 +292,7 @@ static void udpcp_rx_advance(struct udpcp_peer *peer, u16 id)
 {
 	unsigned int early = udpcp_rx_early(peer, id);
 
+	lockdep_assert_held(&peer->usk->lock);
 	if (!(peer->flags & UDPCP_PEER_F_RX_VALID)) {
 		peer->rx_first_id = id;
 		peer->rx_early = 0;
@@ -305,6 +312,7 @@ static bool udpcp_rx_queue(struct udpcp_peer *peer, struct sk_buff *msg,
 	unsigned int len = msg->len, truesize = msg->truesize;
 	enum udpcp_drop_reason why;
 
+	lockdep_assert_held(&peer->usk->lock);
 	why = udpcp_rx_admit(peer, truesize);
 	if (!why) {
 		UDPCP_RX_CB(msg)->peer_gen = peer->gen;
@@ -342,6 +350,7 @@ static void udpcp_rx_give(struct udpcp_peer *peer, struct sk_buff *msg,
 /* A no-ack message may go now: nothing before it is still to come. */
 static bool udpcp_rx_in_turn(const struct udpcp_peer *peer, u16 id)
 {
+	lockdep_assert_held(&peer->usk->lock);
 	return !(peer->flags & UDPCP_PEER_F_RX_VALID) ||
 	       id == udpcp_next_id(peer->rx_last_id) ||
 	       udpcp_rx_early(peer, id);
@@ -380,6 +389,7 @@ static void udpcp_rx_release(struct udpcp_peer *peer,
 	bool last = false;
 	u16 id;
 
+	lockdep_assert_held(&peer->usk->lock);
 	list_for_each_entry_safe(part, tmp, &peer->rx_parts, peer_node) {
 		last = part == until;
 		id = part->id;
@@ -425,6 +435,7 @@ static void udpcp_rx_store(struct udpcp_peer *peer, struct udpcp_rx_part *part,
 	u8 num = UDPCP_RX_CB(skb)->frag_num;
 	struct sk_buff **pos = &part->head;
 
+	lockdep_assert_held(&peer->usk->lock);
 	if (!part->tail || UDPCP_RX_CB(part->tail)->frag_num < num) {
 		pos = part->tail ? &part->tail->next : &part->head;
 		part->tail = skb;
@@ -459,6 +470,7 @@ static bool udpcp_rx_make_room(struct udpcp_peer *peer, unsigned int truesize)
 	struct udpcp_rx_part *victim, *tmp;
 	struct udpcp_peer *vpeer;
 
+	udpcp_sock_assert_locked(usk);
 	if (peer->rx_truesize + truesize > limit / 2)
 		return usk->rx_partial_mem + truesize <= limit;
 	list_for_each_entry_safe(victim, tmp, &usk->rx_partials, sock_node) {
@@ -517,6 +529,7 @@ static void udpcp_rx_deliver_ack(struct udpcp_peer *peer,
 	struct sk_buff *msg = last;
 	enum udpcp_drop_reason why;
 
+	lockdep_assert_held(&peer->usk->lock);
 	if (part)
 		truesize += part->truesize - sizeof(*part);
 	why = udpcp_rx_admit(peer, truesize);
@@ -554,6 +567,7 @@ static bool udpcp_rx_is_dup(const struct udpcp_peer *peer,
 {
 	unsigned int behind;
 
+	lockdep_assert_held(&peer->usk->lock);
 	if (!(peer->flags & UDPCP_PEER_F_RX_VALID))
 		return false;
 	behind = (peer->rx_last_id + UDPCP_MAX_ID - pkt->id) % UDPCP_MAX_ID;
@@ -567,6 +581,7 @@ static void udpcp_rx_sync(struct udpcp_peer *peer,
 			  const struct udpcp_rx_pkt *pkt,
 			  struct sk_buff_head *xmitq)
 {
+	lockdep_assert_held(&peer->usk->lock);
 	/* Complete messages sent before the sync still go up, in order. */
 	trace_udpcp_sync_recv(peer, UDPCP_SYNC_ID, 0, 1, 1);
 	udpcp_rx_release(peer, NULL, false);
@@ -587,6 +602,7 @@ static bool udpcp_rx_slot(struct udpcp_peer *peer,
 {
 	struct udpcp_rx_part *first;
 
+	lockdep_assert_held(&peer->usk->lock);
 	if (pkt->mode != UDPCP_NOACK) {
 		if (!list_empty(&peer->rx_parts))
 			udpcp_rx_release(peer, NULL, false);
@@ -602,7 +618,7 @@ static bool udpcp_rx_slot(struct udpcp_peer *peer,
 	return true;
 }
 
-/* Under the socket lock.  Consumes @skb, whose data is the payload. */
+/* Consumes @skb, whose data is the payload. */
 static void udpcp_rx_data(struct udpcp_peer *peer,
 			  const struct udpcp_rx_pkt *pkt, struct sk_buff *skb,
 			  struct sk_buff_head *xmitq)

@@ -105,11 +105,11 @@ static int udpcp_addr_from_user(struct sock *sk, const struct sockaddr *uaddr,
 #endif
 }
 
-/* Called with the socket locked. */
 static int udpcp_do_bind(struct sock *sk, const struct udpcp_addr *local)
 {
 	struct udpcp_sock *usk = udpcp_sk(sk);
 
+	sock_owned_by_me(sk);
 	if (usk->bound)
 		return -EINVAL;
 	return udpcp_udp_bind(usk, local);
@@ -129,7 +129,7 @@ static int udpcp_bind(struct sock *sk, struct sockaddr *uaddr, int len)
 	return err;
 }
 
-/* Autobind from sendmsg/connect: inet_autobind() holds the lock. */
+/* Autobind from sendmsg/connect: inet_autobind() holds the sock lock. */
 static int udpcp_get_port(struct sock *sk, unsigned short snum)
 {
 	struct udpcp_addr any = {};
@@ -149,12 +149,13 @@ static void udpcp_unhash(struct sock *sk)
 {
 }
 
-/* SO_BINDTODEVICE after bind: the UDP socket follows. */
+/* SO_BINDTODEVICE after bind, under the sock lock: the UDP socket follows. */
 static void udpcp_rehash(struct sock *sk)
 {
 	struct udpcp_sock *usk = udpcp_sk(sk);
 	struct udpcp_peer *peer;
 
+	sock_owned_by_me(sk);
 	if (usk->udp)
 		sock_bindtoindex(usk->udp->sk, sk->sk_bound_dev_if, true);
 	spin_lock_bh(&usk->lock);
@@ -446,6 +447,7 @@ void udpcp_sock_wake_flush(struct udpcp_sock *usk)
 {
 	struct socket_wq *wq;
 
+	udpcp_sock_assert_locked(usk);
 	if (usk->tx_pending)
 		return;
 	rcu_read_lock();

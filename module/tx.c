@@ -70,6 +70,7 @@ static void udpcp_tx_sync(struct udpcp_peer *peer, struct sk_buff_head *xmitq)
 	struct sk_buff *skb;
 	u8 flags = UDPCP_F_SINGLE;
 
+	lockdep_assert_held(&peer->usk->lock);
 	trace_udpcp_sync_send(peer, UDPCP_SYNC_ID, 0, 1, peer->tx_tries);
 	if (peer->tx_csum)
 		flags |= UDPCP_F_CHECKSUM;
@@ -142,6 +143,7 @@ static void udpcp_tx_frag(struct udpcp_peer *peer, unsigned int num,
 	int err;
 	u8 flags = 0;
 
+	lockdep_assert_held(&peer->usk->lock);
 	switch (peer->tx_mode) {
 	case UDPCP_NOACK:
 		/* Deployed peers send S=1 with N=1. */
@@ -174,6 +176,7 @@ static void udpcp_tx_done(struct udpcp_peer *peer, struct sk_buff *msg)
 {
 	struct udpcp_sock *usk = peer->usk;
 
+	udpcp_sock_assert_locked(usk);
 	usk->tx_pending--;
 	if (msg)
 		consume_skb(msg);
@@ -186,6 +189,7 @@ static void udpcp_tx_fill(struct udpcp_peer *peer, struct sk_buff_head *xmitq)
 	unsigned int window = peer->tx_frags;
 	struct udpcp_params p;
 
+	lockdep_assert_held(&peer->usk->lock);
 	if (peer->tx_mode == UDPCP_ACK) {
 		udpcp_peer_params(peer, &p);
 		window = p.outstanding_acks;
@@ -209,6 +213,7 @@ static void udpcp_tx_complete(struct udpcp_peer *peer)
 	struct udpcp_sock *usk = peer->usk;
 	struct sk_buff *msg = peer->tx_msg;
 
+	lockdep_assert_held(&peer->usk->lock);
 	if (!peer->tx_retried) {
 		u32 rtt = ktime_us_delta(ktime_get(), peer->tx_start);
 
@@ -239,6 +244,7 @@ static void udpcp_tx_fail(struct udpcp_peer *peer, struct sk_buff *msg,
 {
 	struct udpcp_addr to;
 
+	lockdep_assert_held(&peer->usk->lock);
 	trace_udpcp_msg_fail(peer, id, msg->len, peer->tx_tries, err);
 	udpcp_peer_to_addr(peer, &to);
 	udpcp_tx_fail_report(peer->usk, &to, id, msg->len, err);
@@ -254,6 +260,7 @@ static void udpcp_tx_start(struct udpcp_peer *peer, struct sk_buff *msg,
 {
 	unsigned int payload = udpcp_udp_mtu_payload(peer);
 
+	lockdep_assert_held(&peer->usk->lock);
 	if (!payload)
 		payload = UDPCP_FALLBACK_PAYLOAD;
 	peer->tx_id = peer->next_id;
@@ -348,6 +355,7 @@ bool udpcp_tx_single(struct udpcp_peer *peer, struct sk_buff *msg,
 	u8 mode, csum;
 	u16 id;
 
+	lockdep_assert_held(&peer->usk->lock);
 	if (peer->tx_state != UDPCP_TX_IDLE || !skb_queue_empty(&peer->txq) ||
 	    (peer->flags & UDPCP_PEER_F_NEED_SYNC) || skb_is_nonlinear(msg) ||
 	    skb_headroom(msg) < UDPCP_HEADROOM + UDPCP_HDR_LEN)
@@ -396,6 +404,7 @@ static u16 udpcp_tx_queued_id(const struct udpcp_peer *peer, u32 ahead)
 void udpcp_tx_queue(struct udpcp_sock *usk, struct udpcp_peer *peer,
 		    struct sk_buff *msg, struct sk_buff_head *xmitq)
 {
+	udpcp_sock_assert_locked(usk);
 	trace_udpcp_msg_queue(peer, udpcp_tx_queued_id(peer, peer->txq.qlen),
 			      msg->len, UDPCP_TX_CB(msg)->mode,
 			      peer->txq.qlen + 1);
@@ -412,6 +421,7 @@ void udpcp_tx_ack(struct udpcp_peer *peer, const struct udpcp_hdr *h,
 	unsigned int num = h->frag_num;
 	unsigned long *acked;
 
+	lockdep_assert_held(&peer->usk->lock);
 	trace_udpcp_ack_recv(peer, id, num, h->flags2 & UDPCP_F_DUP);
 	switch (peer->tx_state) {
 	case UDPCP_TX_SYNC:
@@ -499,6 +509,7 @@ void udpcp_tx_timeout(struct udpcp_peer *peer, struct sk_buff_head *xmitq)
 	struct sk_buff *msg;
 	unsigned int i;
 
+	lockdep_assert_held(&peer->usk->lock);
 	peer->tx_deadline = 0;
 	udpcp_peer_params(peer, &p);
 	switch (peer->tx_state) {
@@ -554,6 +565,7 @@ void udpcp_tx_purge(struct udpcp_peer *peer)
 {
 	struct sk_buff *msg;
 
+	lockdep_assert_held(&peer->usk->lock);
 	if (peer->tx_msg) {
 		udpcp_tx_done(peer, peer->tx_msg);
 		peer->tx_msg = NULL;

@@ -217,7 +217,7 @@ static inline __be32 udpcp_addr_v4(const struct udpcp_addr *a)
  * @gc_work: frees idle peers once a second (udpcp_peers_gc())
  */
 struct udpcp_net {
-	struct mutex		lock;
+	struct mutex		lock;		/* the namespace lock */
 	struct list_head	socks;
 	struct udpcp_params	defaults;
 	u32			max_peers;
@@ -275,7 +275,7 @@ static inline struct udpcp_net *udpcp_pernet(const struct net *net)
  */
 struct udpcp_sock {
 	struct inet_sock	inet;
-	spinlock_t		lock;
+	spinlock_t		lock;		/* the state lock */
 	struct socket		*udp;
 	u64			cookie;
 	struct udpcp_params	params;
