@@ -190,10 +190,15 @@ static int udpcp_connect(struct sock *sk, struct sockaddr *uaddr, int len)
 	return 0;
 }
 
+/*
+ * connect(AF_UNSPEC): inet_dgram_connect() calls this without the sock
+ * lock, which connect() takes to write the same fields (as UDP's does).
+ */
 static int udpcp_disconnect(struct sock *sk, int flags)
 {
 	struct inet_sock *inet = inet_sk(sk);
 
+	lock_sock(sk);
 	sk->sk_state = TCP_CLOSE;
 	inet->inet_daddr = 0;
 	inet->inet_dport = 0;
@@ -201,6 +206,7 @@ static int udpcp_disconnect(struct sock *sk, int flags)
 	if (sk->sk_family == AF_INET6)
 		sk->sk_v6_daddr = in6addr_any;
 #endif
+	release_sock(sk);
 	return 0;
 }
 
