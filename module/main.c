@@ -2,8 +2,6 @@
 /*
  * UDPCP: module init and exit, per-namespace state.
  */
-#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
-
 #include <linux/module.h>
 #include <net/net_namespace.h>
 

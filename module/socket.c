@@ -28,6 +28,10 @@ static void udpcp_sock_destruct(struct sock *sk)
 
 static int udpcp_init_sock(struct sock *sk)
 {
+	/*
+	 * Our own cookies: sock_gen_cookie() is inline around
+	 * __sock_gen_cookie(), which 6.1 and 6.12 do not export to modules.
+	 */
 	static atomic64_t udpcp_cookie_gen;
 	struct udpcp_sock *usk = udpcp_sk(sk);
 	int err;
