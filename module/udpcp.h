@@ -71,10 +71,22 @@
 #define UDPCP_F_SINGLE		0x01
 #define UDPCP_F_DUP		0x80
 
+/**
+ * struct udpcp_hdr - the UDPCP header, as on the wire
+ * @checksum: Adler-32 over header and payload with this field zero, or 0
+ * @flags: message type, version, N, C, S
+ * @flags2: D, reserved
+ * @frag_amount: fragments of the message
+ * @frag_num: this fragment's number, from 0
+ * @msg_id: the message ID (0: a sync)
+ * @msg_len: the whole message's length
+ *
+ * Only ever a copy on the stack or inside an skb: no lock of its own.
+ */
 struct udpcp_hdr {
 	__be32	checksum;
-	u8	flags;		/* type, version, N, C, S */
-	u8	flags2;		/* D, reserved */
+	u8	flags;
+	u8	flags2;
 	u8	frag_amount;
 	u8	frag_num;
 	__be16	msg_id;
@@ -112,11 +124,22 @@ static inline u8 udpcp_hdr_type(const struct udpcp_hdr *h)
 #define UDPCP_DEF_PEER_EXPIRY_MS (300 * 1000)
 #define UDPCP_HISTORY_MAX	65536	/* remembered message IDs per netns */
 
+/**
+ * struct udpcp_params - the settings of a namespace, socket or peer
+ * @tx_timeout_ms: retransmission timeout
+ * @rx_timeout_ms: how long a partial message waits for its fragments
+ * @transfer_mode: UDPCP_NOACK, UDPCP_ACK or UDPCP_SINGLE_ACK
+ * @checksum: whether messages carry the Adler-32 checksum (a bool)
+ * @max_tries: sends of a packet before its message fails
+ * @outstanding_acks: fragments unacknowledged at once in ack mode
+ *
+ * Embedded, and under the lock of what embeds it.
+ */
 struct udpcp_params {
 	u32	tx_timeout_ms;
 	u32	rx_timeout_ms;
-	u8	transfer_mode;	/* UDPCP_NOACK, UDPCP_ACK, UDPCP_SINGLE_ACK */
-	u8	checksum;	/* bool */
+	u8	transfer_mode;
+	u8	checksum;
 	u8	max_tries;
 	u8	outstanding_acks;
 };
@@ -154,13 +177,24 @@ enum udpcp_mib_item {
 	UDPCP_MIB_MAX
 };
 
+/**
+ * struct udpcp_mib - the counters, indexed by enum udpcp_mib_item
+ * @mibs: the counts
+ *
+ * Embedded, and under the lock of what embeds it: the state lock in a
+ * socket or peer, the namespace lock in struct udpcp_net.
+ */
 struct udpcp_mib {
 	u64	mibs[UDPCP_MIB_MAX];
 };
 
-/*
- * Counted where the socket lock is not held (packets refused before they
- * are matched to a peer): per CPU, written in BH only.
+/**
+ * struct udpcp_pcpu_mib - counters kept without the state lock
+ * @mibs: the counts
+ * @syncp: lets 32-bit readers see whole values
+ *
+ * Per CPU, for packets refused before they are matched to a peer: written
+ * in softirq only, each CPU its own; read by summing (udpcp_mib_fold()).
  */
 struct udpcp_pcpu_mib {
 	u64_stats_t		mibs[UDPCP_MIB_MAX];
@@ -176,12 +210,20 @@ static inline void udpcp_mib_add(struct udpcp_mib *to,
 		to->mibs[i] += from->mibs[i];
 }
 
-/* An endpoint: IPv4 as a v4-mapped address, so one type serves both. */
+/**
+ * struct udpcp_addr - an endpoint
+ * @addr: the address, IPv4 as v4-mapped, so that one type serves both
+ * @port: the port
+ * @pad: zeroed: hash keys are copied from here
+ * @ifindex: the scope of an IPv6 link-local address
+ *
+ * A value, on the stack: no lock.
+ */
 struct udpcp_addr {
 	struct in6_addr	addr;
 	__be16		port;
-	u16		pad;		/* zeroed: part of hash keys */
-	int		ifindex;	/* IPv6 link-local scope */
+	u16		pad;
+	int		ifindex;
 };
 
 static inline bool udpcp_addr_is_v4(const struct udpcp_addr *a)
@@ -300,9 +342,15 @@ static inline void udpcp_sock_assert_locked(const struct udpcp_sock *usk)
 	lockdep_assert_held(&usk->lock);
 }
 
+/**
+ * struct udpcp6_sock - a UDPCP socket of the AF_INET6 family
+ * @udpcp: the socket, as for AF_INET
+ * @inet6: the IPv6 options, under the sock lock as for any IPv6 socket;
+ *	last, where 6.1's inet6_sk_generic() looks for it
+ */
 struct udpcp6_sock {
 	struct udpcp_sock	udpcp;
-	struct ipv6_pinfo	inet6;		/* must be last (6.1) */
+	struct ipv6_pinfo	inet6;
 };
 
 static inline struct udpcp_sock *udpcp_sk(const struct sock *sk)
@@ -328,7 +376,15 @@ static inline void udpcp_sock_bound_addr(const struct udpcp_sock *usk,
 	ipv6_addr_set_v4mapped(usk->inet.inet_rcv_saddr, addr);
 }
 
-/* The key of a peer in udpcp_net.peers: the socket and the remote end. */
+/**
+ * struct udpcp_peer_key - the key of a peer in udpcp_net.peers
+ * @usk: its socket
+ * @addr: the remote address, IPv4 as v4-mapped
+ * @port: the remote port
+ * @pad: zeroed: the whole struct is hashed
+ *
+ * Written once, before the peer is inserted; never changed.
+ */
 struct udpcp_peer_key {
 	const struct udpcp_sock	*usk;
 	struct in6_addr		addr;
@@ -521,11 +577,19 @@ struct udpcp_peer_tmpl {
 	struct udpcp_params	params;
 };
 
-/* Per message skb: what sendmsg decided. */
+/**
+ * struct udpcp_tx_cb - a message's skb->cb while it is sent
+ * @mode: UDPCP_NOACK, UDPCP_ACK, UDPCP_SINGLE_ACK or UDPCP_TX_DEFAULT,
+ *	as sendmsg's control message said
+ * @csum: 0, 1 or UDPCP_TX_DEFAULT, likewise
+ * @acked: while the message is in flight, its fragments acknowledged
+ *
+ * The skb is sendmsg's until it is queued on a peer, then its peer's:
+ * under the state lock.
+ */
 struct udpcp_tx_cb {
-	u8	mode;		/* UDPCP_NOACK.. or UDPCP_TX_DEFAULT */
-	u8	csum;		/* 0, 1 or UDPCP_TX_DEFAULT */
-	/* while the message is in flight: its fragments acknowledged */
+	u8	mode;
+	u8	csum;
 	DECLARE_BITMAP(acked, UDPCP_MAX_FRAGS + 1);
 };
 
@@ -552,14 +616,25 @@ enum udpcp_drop_reason {
 	UDPCP_DROP_CLOSE,	/* the peer went away holding it */
 };
 
-/* Per received message: where it came from (ahead of SOCK_SKB_CB). */
+/**
+ * struct udpcp_rx_cb - a received packet's skb->cb, ahead of SOCK_SKB_CB
+ * @saddr: where it came from, IPv4 as v4-mapped
+ * @daddr: the local address it was sent to
+ * @iif: the interface it came in on
+ * @sport: the source port
+ * @frag_num: its fragment number, while it waits in a partial message
+ * @peer_gen: its peer's gen, while the message is in the receive queue
+ *
+ * Written by the receive path under the state lock until the message is
+ * queued; recvmsg reads it after taking the skb off the queue.
+ */
 struct udpcp_rx_cb {
-	struct in6_addr	saddr;		/* IPv4 as v4-mapped */
-	struct in6_addr	daddr;		/* the local address it was sent to */
+	struct in6_addr	saddr;
+	struct in6_addr	daddr;
 	int		iif;
 	__be16		sport;
-	u8		frag_num;	/* while a fragment of a partial message */
-	u8		peer_gen;	/* while queued: its peer's gen */
+	u8		frag_num;
+	u8		peer_gen;
 };
 
 #define UDPCP_RX_CB(skb) ((struct udpcp_rx_cb *)((skb)->cb))
@@ -584,7 +659,16 @@ void udpcp_sock_wake_flush(struct udpcp_sock *usk);
 void udpcp_sock_stats(struct udpcp_sock *usk, struct udpcp_mib *st);
 void udpcp_sock_stats_reset(struct udpcp_sock *usk);
 
-/* What waits in a socket's queues (netlink's sock dump). */
+/**
+ * struct udpcp_sock_queues - what waits in a socket's queues, for netlink
+ * @rx_msgs: messages in the receive queue
+ * @rx_bytes: their octets
+ * @tx_msgs: messages queued or in flight
+ * @tx_bytes: their octets
+ * @rx_partial_mem: truesize of the partial messages
+ *
+ * A snapshot on the stack (udpcp_sock_queues()): no lock.
+ */
 struct udpcp_sock_queues {
 	u32	rx_msgs;
 	u32	rx_bytes;
