@@ -369,6 +369,8 @@ static int udpcp_nl_fill_sock(struct sk_buff *skb, struct netlink_callback *cb,
 	struct udpcp_params p;
 	void *hdr;
 
+	/* Keeps @usk listed, and so open. */
+	lockdep_assert_held(&udpcp_pernet(udpcp_sock_net(usk))->lock);
 	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
 			  &udpcp_genl_family, NLM_F_MULTI, UDPCP_CMD_SOCK_GET);
 	if (!hdr)
@@ -584,6 +586,7 @@ static int udpcp_nl_peer_replace(struct udpcp_sock *usk,
 {
 	struct udpcp_peer *peer;
 
+	lockdep_assert_held(&udpcp_pernet(udpcp_sock_net(usk))->lock);
 	spin_lock_bh(&usk->lock);
 	peer = udpcp_peer_lookup(usk, remote);
 	if (peer) {
