@@ -73,13 +73,6 @@ static inline void udpcp_inet_set_mc_loop(struct sock *sk, bool on)
 #define UDPCP_HAVE_IPV6_PINFO_OFFSET
 #endif
 
-/* The request attributes of a dump moved into ->info in 6.2. */
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 2, 0)
-#define udpcp_dump_attrs(cb)	(genl_dumpit_info(cb)->attrs)
-#else
-#define udpcp_dump_attrs(cb)	(genl_dumpit_info(cb)->info.attrs)
-#endif
-
 /* Event groups can require CAP_NET_ADMIN to join since 6.7. */
 #ifdef GENL_MCAST_CAP_NET_ADMIN
 #define UDPCP_MCGRP_FLAGS	GENL_MCAST_CAP_NET_ADMIN

@@ -20,7 +20,7 @@
 
 #include "udpcp.h"
 
-/* Under the socket lock: is @h the sync or a packet of the message in flight? */
+/* Is @h the sync or a packet of the message in flight? */
 static bool udpcp_icmp_in_flight(const struct udpcp_peer *peer,
 				 const struct udpcp_hdr *h)
 {

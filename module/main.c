@@ -2,8 +2,6 @@
 /*
  * UDPCP: module init and exit, per-namespace state.
  */
-#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
-
 #include <linux/module.h>
 #include <net/net_namespace.h>
 
@@ -80,7 +78,7 @@ static int __net_init udpcp_net_init(struct net *net)
 
 	mutex_init(&un->lock);
 	INIT_LIST_HEAD(&un->socks);
-	INIT_LIST_HEAD(&un->configs);
+	INIT_LIST_HEAD(&un->tmpls);
 	un->defaults = (struct udpcp_params) {
 		.transfer_mode = UDPCP_ACK,
 		.checksum = 1,
@@ -106,11 +104,11 @@ static void __net_exit udpcp_net_exit(struct net *net)
 {
 	struct udpcp_net *un = udpcp_pernet(net);
 
-	struct udpcp_peer_cfg *cfg, *tmp;
+	struct udpcp_peer_tmpl *cfg, *tmp;
 
 	cancel_delayed_work_sync(&un->gc_work);
 	WARN_ON_ONCE(!list_empty(&un->socks));
-	list_for_each_entry_safe(cfg, tmp, &un->configs, node) {
+	list_for_each_entry_safe(cfg, tmp, &un->tmpls, node) {
 		list_del(&cfg->node);
 		kfree(cfg);
 	}

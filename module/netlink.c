@@ -184,7 +184,7 @@ static int udpcp_nl_put_sock_id(struct sk_buff *skb, struct udpcp_sock *usk)
 	return nla_put_in6_addr(skb, UDPCP_A_SOCK_LOCAL_IPV6, &local);
 }
 
-/* Under the socket lock. */
+/* Under the state lock, or by whoever frees the peer (its last event). */
 static int udpcp_nl_put_peer(struct sk_buff *skb, struct udpcp_peer *peer,
 			     u16 msg_id)
 {
@@ -192,6 +192,7 @@ static int udpcp_nl_put_peer(struct sk_buff *skb, struct udpcp_peer *peer,
 	struct nlattr *nest, *sn;
 	u32 flags;
 
+	udpcp_peer_assert_locked(peer);
 	nest = nla_nest_start(skb, UDPCP_A_PEER);
 	if (!nest)
 		return -EMSGSIZE;
@@ -237,11 +238,12 @@ cancel:
 }
 
 static int udpcp_nl_put_cfg(struct sk_buff *skb, struct udpcp_net *un,
-			    const struct udpcp_peer_cfg *cfg)
+			    const struct udpcp_peer_tmpl *cfg)
 {
 	struct udpcp_params p = un->defaults;
 	struct nlattr *nest;
 
+	lockdep_assert_held(&un->lock);
 	/* Overrides on top of the namespace defaults, as a new socket has. */
 	udpcp_params_merge(&p, cfg->override, &cfg->params);
 
@@ -367,6 +369,8 @@ static int udpcp_nl_fill_sock(struct sk_buff *skb, struct netlink_callback *cb,
 	struct udpcp_params p;
 	void *hdr;
 
+	/* Keeps @usk listed, and so open. */
+	lockdep_assert_held(&udpcp_pernet(udpcp_sock_net(usk))->lock);
 	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
 			  &udpcp_genl_family, NLM_F_MULTI, UDPCP_CMD_SOCK_GET);
 	if (!hdr)
@@ -494,12 +498,13 @@ static int udpcp_nl_peer_family_ok(struct udpcp_sock *usk,
 	return 0;
 }
 
-static struct udpcp_peer_cfg *udpcp_nl_find_cfg(struct udpcp_net *un,
-						const struct udpcp_addr *ra)
+static struct udpcp_peer_tmpl *udpcp_nl_find_cfg(struct udpcp_net *un,
+						 const struct udpcp_addr *ra)
 {
-	struct udpcp_peer_cfg *cfg;
+	struct udpcp_peer_tmpl *cfg;
 
-	list_for_each_entry(cfg, &un->configs, node)
+	lockdep_assert_held(&un->lock);
+	list_for_each_entry(cfg, &un->tmpls, node)
 		if (cfg->port == ra->port && ipv6_addr_equal(&cfg->addr, &ra->addr))
 			return cfg;
 	return NULL;
@@ -511,11 +516,12 @@ static struct udpcp_peer_cfg *udpcp_nl_find_cfg(struct udpcp_net *un,
  * the peer itself stays.
  */
 static void udpcp_nl_cfg_apply(struct udpcp_net *un,
-			       const struct udpcp_peer_cfg *cfg, bool remove)
+			       const struct udpcp_peer_tmpl *cfg, bool remove)
 {
 	struct udpcp_peer *peer;
 	struct udpcp_sock *usk;
 
+	lockdep_assert_held(&un->lock);
 	list_for_each_entry(usk, &un->socks, net_node) {
 		spin_lock_bh(&usk->lock);
 		list_for_each_entry(peer, &usk->peers, sock_node) {
@@ -541,7 +547,7 @@ static void udpcp_nl_cfg_apply(struct udpcp_net *un,
 static int udpcp_nl_cfg_new(struct udpcp_net *un, struct udpcp_nl_peer_req *req,
 			    bool replace, struct netlink_ext_ack *extack)
 {
-	struct udpcp_peer_cfg *cfg, *old;
+	struct udpcp_peer_tmpl *cfg, *old;
 	int override;
 
 	lockdep_assert_held(&un->lock);
@@ -567,25 +573,26 @@ static int udpcp_nl_cfg_new(struct udpcp_net *un, struct udpcp_nl_peer_req *req,
 		list_replace_rcu(&old->node, &cfg->node);
 		kfree_rcu(old, rcu);
 	} else {
-		list_add_tail_rcu(&cfg->node, &un->configs);
+		list_add_tail_rcu(&cfg->node, &un->tmpls);
 	}
 	udpcp_nl_cfg_apply(un, cfg, false);
 	return 0;
 }
 
-/* Under the namespace lock: a socket's peer that exists takes exactly @conf. */
+/* Under the namespace lock: a socket's peer that exists takes exactly @ovr. */
 static int udpcp_nl_peer_replace(struct udpcp_sock *usk,
 				 const struct udpcp_addr *remote,
-				 const struct udpcp_peer_conf *conf)
+				 const struct udpcp_peer_override *ovr)
 {
 	struct udpcp_peer *peer;
 
+	lockdep_assert_held(&udpcp_pernet(udpcp_sock_net(usk))->lock);
 	spin_lock_bh(&usk->lock);
 	peer = udpcp_peer_lookup(usk, remote);
 	if (peer) {
 		peer->flags |= UDPCP_PEER_F_CONFIGURED;
 		peer->override = 0;
-		udpcp_peer_set_params(peer, conf->override, &conf->params);
+		udpcp_peer_set_params(peer, ovr->override, &ovr->params);
 	}
 	spin_unlock_bh(&usk->lock);
 	return peer ? 0 : -ENOENT;
@@ -594,7 +601,7 @@ static int udpcp_nl_peer_replace(struct udpcp_sock *usk,
 int udpcp_nl_peer_new_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct udpcp_net *un = udpcp_pernet(genl_info_net(info));
-	struct udpcp_peer_conf conf = {};
+	struct udpcp_peer_override ovr = {};
 	struct udpcp_nl_peer_req req;
 	struct udpcp_peer *peer;
 	struct udpcp_sock *usk;
@@ -615,17 +622,17 @@ int udpcp_nl_peer_new_doit(struct sk_buff *skb, struct genl_info *info)
 	err = udpcp_nl_peer_family_ok(usk, &req, info->extack);
 	if (err)
 		goto unlock;
-	override = udpcp_nl_params(req.params, &conf.params, info->extack);
+	override = udpcp_nl_params(req.params, &ovr.params, info->extack);
 	if (override < 0) {
 		err = override;
 		goto unlock;
 	}
-	conf.override = override;
+	ovr.override = override;
 	/* Configured before the peer-created event tells anyone of it. */
-	peer = udpcp_peer_add(usk, &req.remote, &conf);
+	peer = udpcp_peer_add(usk, &req.remote, &ovr);
 	err = PTR_ERR_OR_ZERO(peer);
 	if (err == -EEXIST && req.replace)
-		err = udpcp_nl_peer_replace(usk, &req.remote, &conf);
+		err = udpcp_nl_peer_replace(usk, &req.remote, &ovr);
 	if (err == -EEXIST)
 		NL_SET_ERR_MSG(info->extack, "peer already exists");
 	else if (err == -ENOBUFS)
@@ -639,7 +646,7 @@ unlock:
 int udpcp_nl_peer_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct udpcp_net *un = udpcp_pernet(genl_info_net(info));
-	struct udpcp_peer_cfg *cfg, *new;
+	struct udpcp_peer_tmpl *cfg, *new;
 	struct udpcp_nl_peer_req req;
 	struct udpcp_peer *peer;
 	struct udpcp_params p;
@@ -709,7 +716,7 @@ int udpcp_nl_peer_del_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct udpcp_net *un = udpcp_pernet(genl_info_net(info));
 	struct udpcp_nl_peer_req req;
-	struct udpcp_peer_cfg *cfg;
+	struct udpcp_peer_tmpl *cfg;
 	struct udpcp_sock *usk;
 	int err;
 
@@ -745,7 +752,7 @@ int udpcp_nl_peer_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct udpcp_net *un = udpcp_pernet(genl_info_net(info));
 	struct udpcp_nl_peer_req req;
-	struct udpcp_peer_cfg *cfg;
+	struct udpcp_peer_tmpl *cfg;
 	struct udpcp_peer *peer;
 	struct udpcp_sock *usk;
 	struct sk_buff *msg;
@@ -859,13 +866,13 @@ int udpcp_nl_peer_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	struct udpcp_nl_dump_ctx *ctx = (void *)cb->ctx;
 	struct udpcp_net *un = udpcp_pernet(sock_net(skb->sk));
-	struct udpcp_peer_cfg *cfg;
+	struct udpcp_peer_tmpl *cfg;
 	struct udpcp_peer *peer;
 	long idx = 0;
 	void *hdr;
 
 	mutex_lock(&un->lock);
-	list_for_each_entry(cfg, &un->configs, node) {
+	list_for_each_entry(cfg, &un->tmpls, node) {
 		if (idx++ < ctx->cfgs_sent)
 			continue;
 		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,

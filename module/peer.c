@@ -60,9 +60,9 @@ static void udpcp_peer_free_rcu(struct rcu_head *head)
 	kmem_cache_free(udpcp_peer_cache, container_of(head, struct udpcp_peer, rcu));
 }
 
-/* Under the socket lock. */
 void udpcp_peer_dst_reset(struct udpcp_peer *peer)
 {
+	udpcp_peer_assert_locked(peer);
 	dst_release(peer->dst);
 	peer->dst = NULL;
 }
@@ -107,6 +107,7 @@ static void udpcp_hist_take(struct udpcp_net *un, struct udpcp_peer *peer)
 	struct udpcp_hist_key key;
 	struct udpcp_hist *h;
 
+	udpcp_peer_assert_locked(peer);
 	udpcp_hist_key(peer, &key);
 	h = rhashtable_lookup_fast(&un->history, &key, udpcp_hist_rht);
 	if (!h)
@@ -122,6 +123,7 @@ static void udpcp_hist_save(struct udpcp_net *un, struct udpcp_peer *peer)
 {
 	struct udpcp_hist *h, *old;
 
+	udpcp_peer_assert_locked(peer);
 	if (peer->next_id == 1)
 		return;
 	if (atomic_inc_return(&un->history_count) > UDPCP_HISTORY_MAX)
@@ -143,12 +145,17 @@ full:
 	atomic_dec(&un->history_count);
 }
 
+/*
+ * The peer is good for as long as the caller holds what it held for the
+ * lookup: the state lock, or the RCU read lock (and then it may be dead).
+ */
 struct udpcp_peer *udpcp_peer_lookup(struct udpcp_sock *usk,
 				     const struct udpcp_addr *ra)
 {
 	struct udpcp_net *un = udpcp_pernet(udpcp_sock_net(usk));
 	struct udpcp_peer_key key;
 
+	lockdep_assert(lockdep_is_held(&usk->lock) || rcu_read_lock_any_held());
 	memset(&key, 0, sizeof(key));
 	key.usk = usk;
 	key.addr = ra->addr;
@@ -177,6 +184,7 @@ void udpcp_params_merge(struct udpcp_params *p, u32 override,
 /* What applies to traffic with this peer: the socket's, then its own. */
 void udpcp_peer_params(const struct udpcp_peer *peer, struct udpcp_params *p)
 {
+	udpcp_peer_assert_locked(peer);
 	*p = peer->usk->params;
 	udpcp_params_merge(p, peer->override, &peer->params);
 }
@@ -186,11 +194,12 @@ void udpcp_peer_touch(struct udpcp_peer *peer)
 	WRITE_ONCE(peer->last_active, jiffies);
 }
 
-/* Under the socket lock: arm the timer for the earliest deadline. */
+/* Arms the timer for the earliest deadline. */
 void udpcp_peer_timer_update(struct udpcp_peer *peer)
 {
 	ktime_t next = peer->tx_deadline;
 
+	lockdep_assert_held(&peer->usk->lock);
 	if (peer->flags & UDPCP_PEER_F_DEAD)
 		return;
 	if (peer->rx_deadline && (!next || peer->rx_deadline < next))
@@ -237,20 +246,21 @@ static enum hrtimer_restart udpcp_peer_timer(struct hrtimer *timer)
 void udpcp_peer_set_params(struct udpcp_peer *peer, u32 override,
 			   const struct udpcp_params *p)
 {
+	lockdep_assert_held(&peer->usk->lock);
 	udpcp_params_merge(&peer->params, override, p);
 	peer->override |= override;
 }
 
-/* Under the socket lock: a netlink template for this endpoint applies. */
-static void udpcp_peer_apply_cfg(struct udpcp_net *un, struct udpcp_peer *peer)
+/* A new peer takes the params of the template for its remote end. */
+static void udpcp_peer_apply_tmpl(struct udpcp_net *un, struct udpcp_peer *peer)
 {
-	struct udpcp_peer_cfg *cfg;
+	struct udpcp_peer_tmpl *tmpl;
 
 	rcu_read_lock();
-	list_for_each_entry_rcu(cfg, &un->configs, node) {
-		if (cfg->port == peer->key.port &&
-		    ipv6_addr_equal(&cfg->addr, &peer->key.addr)) {
-			udpcp_peer_set_params(peer, cfg->override, &cfg->params);
+	list_for_each_entry_rcu(tmpl, &un->tmpls, node) {
+		if (tmpl->port == peer->key.port &&
+		    ipv6_addr_equal(&tmpl->addr, &peer->key.addr)) {
+			udpcp_peer_set_params(peer, tmpl->override, &tmpl->params);
 			break;
 		}
 	}
@@ -259,6 +269,7 @@ static void udpcp_peer_apply_cfg(struct udpcp_net *un, struct udpcp_peer *peer)
 
 u8 udpcp_peer_state(const struct udpcp_peer *peer)
 {
+	udpcp_peer_assert_locked(peer);
 	switch (peer->tx_state) {
 	case UDPCP_TX_SYNC:
 		return UDPCP_PEER_STATE_SYNCING;
@@ -281,20 +292,18 @@ static bool udpcp_addr_is_group(const struct in6_addr *addr)
 /*
  * A socket holds at most max_peers: beyond that traffic from or to new
  * endpoints is refused rather than evicting state that may hold
- * undelivered messages.  @conf: netlink's "peer add", configured before
- * the peer is announced, and -EEXIST if it exists.
+ * undelivered messages.  @ovr: netlink's "peer add", configured before
+ * the peer is announced, and -EEXIST if it exists; without it, the peer
+ * that exists is returned, good as long as what the caller holds allows
+ * (see struct udpcp_peer).
  */
 static struct udpcp_peer *udpcp_peer_create(struct udpcp_sock *usk,
 					    const struct udpcp_addr *ra,
 					    gfp_t gfp,
-					    const struct udpcp_peer_conf *conf)
+					    const struct udpcp_peer_override *ovr)
 {
 	struct udpcp_net *un = udpcp_pernet(udpcp_sock_net(usk));
 	struct udpcp_peer *peer, *old;
-
-	peer = udpcp_peer_lookup(usk, ra);
-	if (peer)
-		return conf ? ERR_PTR(-EEXIST) : peer;
 
 	if (READ_ONCE(usk->npeers) >= READ_ONCE(un->max_peers))
 		return ERR_PTR(-ENOBUFS);
@@ -322,11 +331,11 @@ static struct udpcp_peer *udpcp_peer_create(struct udpcp_sock *usk,
 	old = rhashtable_lookup_get_insert_fast(&un->peers, &peer->node,
 						udpcp_peer_rht);
 	if (old) {
-		if (conf && !IS_ERR(old))
+		if (ovr && !IS_ERR(old))
 			old = ERR_PTR(-EEXIST);
 		goto unlock_free;
 	}
-	udpcp_peer_apply_cfg(un, peer);
+	udpcp_peer_apply_tmpl(un, peer);
 	if (udpcp_addr_is_group(&ra->addr))
 		peer->flags = UDPCP_PEER_F_GROUP;
 	else if (udpcp_udp_dest_is_broadcast(peer))
@@ -339,9 +348,9 @@ static struct udpcp_peer *udpcp_peer_create(struct udpcp_sock *usk,
 	if (ipv6_addr_v4mapped(&ra->addr) &&
 	    ipv4_is_lbcast(ra->addr.s6_addr32[3]))
 		peer->flags |= UDPCP_PEER_F_BCAST;
-	if (conf) {
+	if (ovr) {
 		peer->flags |= UDPCP_PEER_F_CONFIGURED;
-		udpcp_peer_set_params(peer, conf->override, &conf->params);
+		udpcp_peer_set_params(peer, ovr->override, &ovr->params);
 	}
 	list_add_tail(&peer->sock_node, &usk->peers);
 	usk->npeers++;
@@ -358,27 +367,66 @@ unlock_free:
 	return old;
 }
 
-/* In the receive path (softirq) or sendmsg. */
+/*
+ * The receive path: the peer of @ra, made if new.  Under the RCU read
+ * lock, which keeps it (dead, at worst: check under the state lock).
+ */
 struct udpcp_peer *udpcp_peer_get_or_create(struct udpcp_sock *usk,
-					    const struct udpcp_addr *ra,
-					    gfp_t gfp)
+					    const struct udpcp_addr *ra)
 {
-	return udpcp_peer_create(usk, ra, gfp, NULL);
+	struct udpcp_peer *peer;
+
+	RCU_LOCKDEP_WARN(!rcu_read_lock_any_held(), "udpcp: peer outside RCU");
+	peer = udpcp_peer_lookup(usk, ra);
+	return peer ? : udpcp_peer_create(usk, ra, GFP_ATOMIC, NULL);
 }
 
-/* netlink: a new peer, configured as @conf says when it is announced. */
+/*
+ * Looked for first, as the receive path does: a socket at max_peers has
+ * no room for a new peer, but one that exists is no new peer.
+ */
+static bool udpcp_peer_exists(struct udpcp_sock *usk,
+			      const struct udpcp_addr *ra)
+{
+	bool found;
+
+	rcu_read_lock();
+	found = udpcp_peer_lookup(usk, ra);
+	rcu_read_unlock();
+	return found;
+}
+
+/*
+ * sendmsg: @ra has a peer, or the error why not.  No lock is held, so no
+ * peer is returned: the caller looks it up under the state lock.
+ */
+int udpcp_peer_ensure(struct udpcp_sock *usk, const struct udpcp_addr *ra)
+{
+	if (udpcp_peer_exists(usk, ra))
+		return 0;
+	return PTR_ERR_OR_ZERO(udpcp_peer_create(usk, ra, GFP_KERNEL, NULL));
+}
+
+/*
+ * netlink: a new peer, configured as @ovr says when it is announced.  The
+ * namespace lock keeps it (struct udpcp_peer).
+ */
 struct udpcp_peer *udpcp_peer_add(struct udpcp_sock *usk,
 				  const struct udpcp_addr *ra,
-				  const struct udpcp_peer_conf *conf)
+				  const struct udpcp_peer_override *ovr)
 {
-	return udpcp_peer_create(usk, ra, GFP_KERNEL, conf);
+	lockdep_assert_held(&udpcp_pernet(udpcp_sock_net(usk))->lock);
+	if (udpcp_peer_exists(usk, ra))
+		return ERR_PTR(-EEXIST);
+	return udpcp_peer_create(usk, ra, GFP_KERNEL, ovr);
 }
 
-/* Under the socket lock: take the peer out of every table. */
+/* Takes the peer out of every table; the caller frees it. */
 static void udpcp_peer_unlink(struct udpcp_net *un, struct udpcp_peer *peer)
 {
 	struct udpcp_sock *usk = peer->usk;
 
+	lockdep_assert_held(&usk->lock);
 	rhashtable_remove_fast(&un->peers, &peer->node, udpcp_peer_rht);
 	list_del(&peer->sock_node);
 	usk->npeers--;
@@ -393,9 +441,14 @@ static void udpcp_peer_unlink(struct udpcp_net *un, struct udpcp_peer *peer)
 	udpcp_peer_dst_reset(peer);
 }
 
-/* Process context, socket lock not held: the timer may still run. */
+/*
+ * By whoever unlinked the peer, in process context, without the state
+ * lock: the timer's handler may be waiting for it.
+ */
 static void udpcp_peer_free(struct udpcp_peer *peer)
 {
+	lockdep_assert_not_held(&peer->usk->lock);
+	might_sleep();
 	hrtimer_cancel(&peer->timer);
 	udpcp_notify_peer(peer, UDPCP_CMD_PEER_REMOVED_NTF, 0, GFP_KERNEL);
 	call_rcu(&peer->rcu, udpcp_peer_free_rcu);
@@ -446,6 +499,7 @@ int udpcp_peer_delete(struct udpcp_sock *usk, const struct udpcp_addr *ra)
 
 static bool udpcp_peer_idle(const struct udpcp_peer *peer, unsigned long expiry)
 {
+	lockdep_assert_held(&peer->usk->lock);
 	return !(peer->flags & UDPCP_PEER_F_CONFIGURED) &&
 	       peer->tx_state == UDPCP_TX_IDLE && !peer->tx_msg &&
 	       skb_queue_empty(&peer->txq) && list_empty(&peer->rx_parts) &&

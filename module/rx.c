@@ -23,7 +23,7 @@ struct udpcp_rx_pkt {
 /*
  * A message being put together, or (no-ack mode) complete and held until
  * the messages before it are delivered.  Belongs to its peer; everything
- * in it is guarded by the socket's lock (udpcp_sock.lock).
+ * in it is guarded by the state lock (udpcp_sock.lock).
  */
 struct udpcp_rx_part {
 	struct list_head	peer_node;	/* udpcp_peer.rx_parts, ID order */
@@ -79,29 +79,6 @@ static void udpcp_rx_drop_frag(struct udpcp_peer *peer, struct sk_buff *skb,
 		      UDPCP_RX_CB(skb)->frag_num, amount, why);
 }
 
-static void udpcp_rx_ack(struct udpcp_peer *peer, const struct udpcp_hdr *h,
-			 u8 num, bool dup, struct sk_buff_head *xmitq)
-{
-	bool csum = h->flags & UDPCP_F_CHECKSUM;
-	struct sk_buff *skb;
-
-	skb = udpcp_udp_alloc(UDPCP_HDR_LEN);
-	if (!skb)
-		return;
-	udpcp_hdr_build(skb_put(skb, UDPCP_HDR_LEN), UDPCP_TYPE_ACK,
-			UDPCP_F_NOACK | UDPCP_F_SINGLE |
-			(csum ? UDPCP_F_CHECKSUM : 0),
-			dup ? UDPCP_F_DUP : 0, h->frag_amount, num,
-			ntohs(h->msg_id), 0);
-	if (csum)
-		udpcp_csum_set(skb);
-	if (udpcp_udp_route(peer, skb)) {
-		kfree_skb(skb);
-		return;
-	}
-	__skb_queue_tail(xmitq, skb);
-}
-
 /* @a comes before @b in a sender's sequence (IDs wrap from 0xfffe to 1). */
 static bool udpcp_id_before(u16 a, u16 b)
 {
@@ -120,6 +97,7 @@ static struct udpcp_rx_part *udpcp_rx_part_find(struct udpcp_peer *peer,
 {
 	struct udpcp_rx_part *part;
 
+	lockdep_assert_held(&peer->usk->lock);
 	list_for_each_entry(part, &peer->rx_parts, peer_node)
 		if (part->id == id)
 			return part;
@@ -131,6 +109,7 @@ static void udpcp_rx_update_deadline(struct udpcp_peer *peer)
 	struct udpcp_rx_part *part;
 	ktime_t next = 0;
 
+	lockdep_assert_held(&peer->usk->lock);
 	list_for_each_entry(part, &peer->rx_parts, peer_node)
 		if (!next || part->deadline < next)
 			next = part->deadline;
@@ -151,6 +130,29 @@ static void udpcp_rx_part_free(struct udpcp_peer *peer,
 }
 
 /*
+ * Message @id is given up after its sender was told of some of it (acks,
+ * or its last fragment accepted): its retransmissions are dropped unacked,
+ * so that the sender sees it fail.  Until the next message from the peer.
+ */
+static void udpcp_rx_kill_id(struct udpcp_peer *peer, u16 id)
+{
+	lockdep_assert_held(&peer->usk->lock);
+	peer->rx_dead_id = id;
+	peer->flags |= UDPCP_PEER_F_RX_DEAD;
+}
+
+/* The rx timeout of @part runs again, from now. */
+static void udpcp_rx_part_rearm(struct udpcp_peer *peer,
+				struct udpcp_rx_part *part)
+{
+	struct udpcp_params p;
+
+	lockdep_assert_held(&peer->usk->lock);
+	udpcp_peer_params(peer, &p);
+	part->deadline = ktime_add_ms(ktime_get(), p.rx_timeout_ms);
+}
+
+/*
  * Drop a message that will not be delivered; its fragments count as
  * discarded.  @dead: its ID is dead, as in udpcp_rx_timeout().
  */
@@ -160,6 +162,7 @@ static void udpcp_rx_part_drop(struct udpcp_peer *peer,
 {
 	struct sk_buff *skb = part->head, *next;
 
+	lockdep_assert_held(&peer->usk->lock);
 	while (skb) {
 		next = skb->next;
 		skb_mark_not_on_list(skb);
@@ -168,10 +171,8 @@ static void udpcp_rx_part_drop(struct udpcp_peer *peer,
 	}
 	part->head = NULL;
 	udpcp_peer_count(peer, UDPCP_MIB_RX_DISCARDED_FRAGS, part->count);
-	if (dead) {
-		peer->rx_dead_id = part->id;
-		peer->flags |= UDPCP_PEER_F_RX_DEAD;
-	}
+	if (dead)
+		udpcp_rx_kill_id(peer, part->id);
 	udpcp_rx_part_free(peer, part);
 }
 
@@ -179,6 +180,7 @@ void udpcp_rx_purge(struct udpcp_peer *peer)
 {
 	struct udpcp_rx_part *part, *tmp;
 
+	lockdep_assert_held(&peer->usk->lock);
 	list_for_each_entry_safe(part, tmp, &peer->rx_parts, peer_node)
 		udpcp_rx_part_drop(peer, part, false, UDPCP_DROP_CLOSE);
 	peer->rx_deadline = 0;
@@ -190,6 +192,7 @@ static struct sk_buff *udpcp_rx_assemble(struct udpcp_peer *peer,
 {
 	struct sk_buff *head = part->head, *frag;
 
+	lockdep_assert_held(&peer->usk->lock);
 	part->head = NULL;
 	udpcp_rx_part_free(peer, part);
 	frag = head->next;
@@ -277,6 +280,7 @@ static unsigned int udpcp_rx_early(const struct udpcp_peer *peer, u16 id)
 {
 	unsigned int d = (peer->rx_first_id + UDPCP_MAX_ID - id) % UDPCP_MAX_ID;
 
+	lockdep_assert_held(&peer->usk->lock);
 	if (!(peer->flags & UDPCP_PEER_F_RX_VALID) || !d ||
 	    d > UDPCP_RX_PARTIALS || (peer->rx_early & BIT(d - 1)))
 		return 0;
@@ -288,6 +292,7 @@ static void udpcp_rx_advance(struct udpcp_peer *peer, u16 id)
 {
 	unsigned int early = udpcp_rx_early(peer, id);
 
+	lockdep_assert_held(&peer->usk->lock);
 	if (!(peer->flags & UDPCP_PEER_F_RX_VALID)) {
 		peer->rx_first_id = id;
 		peer->rx_early = 0;
@@ -307,6 +312,7 @@ static bool udpcp_rx_queue(struct udpcp_peer *peer, struct sk_buff *msg,
 	unsigned int len = msg->len, truesize = msg->truesize;
 	enum udpcp_drop_reason why;
 
+	lockdep_assert_held(&peer->usk->lock);
 	why = udpcp_rx_admit(peer, truesize);
 	if (!why) {
 		UDPCP_RX_CB(msg)->peer_gen = peer->gen;
@@ -344,6 +350,7 @@ static void udpcp_rx_give(struct udpcp_peer *peer, struct sk_buff *msg,
 /* A no-ack message may go now: nothing before it is still to come. */
 static bool udpcp_rx_in_turn(const struct udpcp_peer *peer, u16 id)
 {
+	lockdep_assert_held(&peer->usk->lock);
 	return !(peer->flags & UDPCP_PEER_F_RX_VALID) ||
 	       id == udpcp_next_id(peer->rx_last_id) ||
 	       udpcp_rx_early(peer, id);
@@ -382,6 +389,7 @@ static void udpcp_rx_release(struct udpcp_peer *peer,
 	bool last = false;
 	u16 id;
 
+	lockdep_assert_held(&peer->usk->lock);
 	list_for_each_entry_safe(part, tmp, &peer->rx_parts, peer_node) {
 		last = part == until;
 		id = part->id;
@@ -427,6 +435,7 @@ static void udpcp_rx_store(struct udpcp_peer *peer, struct udpcp_rx_part *part,
 	u8 num = UDPCP_RX_CB(skb)->frag_num;
 	struct sk_buff **pos = &part->head;
 
+	lockdep_assert_held(&peer->usk->lock);
 	if (!part->tail || UDPCP_RX_CB(part->tail)->frag_num < num) {
 		pos = part->tail ? &part->tail->next : &part->head;
 		part->tail = skb;
@@ -461,6 +470,7 @@ static bool udpcp_rx_make_room(struct udpcp_peer *peer, unsigned int truesize)
 	struct udpcp_rx_part *victim, *tmp;
 	struct udpcp_peer *vpeer;
 
+	udpcp_sock_assert_locked(usk);
 	if (peer->rx_truesize + truesize > limit / 2)
 		return usk->rx_partial_mem + truesize <= limit;
 	list_for_each_entry_safe(victim, tmp, &usk->rx_partials, sock_node) {
@@ -481,19 +491,18 @@ static struct udpcp_rx_part *udpcp_rx_part_new(struct udpcp_peer *peer,
 					       const struct udpcp_rx_pkt *pkt)
 {
 	struct udpcp_rx_part *part, *pos;
-	struct udpcp_params p;
 
+	lockdep_assert_held(&peer->usk->lock);
 	part = kzalloc(sizeof(*part), GFP_ATOMIC);
 	if (!part)
 		return NULL;
-	udpcp_peer_params(peer, &p);
 	part->peer = peer;
 	part->id = pkt->id;
 	part->amount = pkt->h.frag_amount;
 	part->len = ntohs(pkt->h.msg_len);
 	part->truesize = sizeof(*part);
 	/* The rx timeout runs from the first fragment stored. */
-	part->deadline = ktime_add_ms(ktime_get(), p.rx_timeout_ms);
+	udpcp_rx_part_rearm(peer, part);
 	/* Usually the newest: found from the back. */
 	list_for_each_entry_reverse(pos, &peer->rx_parts, peer_node)
 		if (udpcp_id_before(pos->id, part->id))
@@ -520,6 +529,7 @@ static void udpcp_rx_deliver_ack(struct udpcp_peer *peer,
 	struct sk_buff *msg = last;
 	enum udpcp_drop_reason why;
 
+	lockdep_assert_held(&peer->usk->lock);
 	if (part)
 		truesize += part->truesize - sizeof(*part);
 	why = udpcp_rx_admit(peer, truesize);
@@ -534,13 +544,8 @@ static void udpcp_rx_deliver_ack(struct udpcp_peer *peer,
 		udpcp_rx_refused(peer, why);
 		udpcp_rx_drop_frag(peer, last, pkt->id, pkt->h.frag_amount,
 				   why);
-		if (part) {
-			struct udpcp_params p;
-
-			udpcp_peer_params(peer, &p);
-			part->deadline = ktime_add_ms(ktime_get(),
-						      p.rx_timeout_ms);
-		}
+		if (part)
+			udpcp_rx_part_rearm(peer, part);
 		return;
 	}
 	if (part) {
@@ -549,14 +554,12 @@ static void udpcp_rx_deliver_ack(struct udpcp_peer *peer,
 	}
 	if (!udpcp_rx_queue(peer, msg, pkt->id)) {
 		/* Out of socket memory after all: make the sender fail. */
-		peer->rx_dead_id = pkt->id;
-		peer->flags |= UDPCP_PEER_F_RX_DEAD;
+		udpcp_rx_kill_id(peer, pkt->id);
 		return;
 	}
-	if (pkt->mode == UDPCP_ACK)
-		udpcp_rx_ack(peer, &pkt->h, pkt->h.frag_num, false, xmitq);
-	else
-		udpcp_rx_ack(peer, &pkt->h, pkt->h.frag_amount - 1, false, xmitq);
+	udpcp_tx_send_ack(peer, &pkt->h, pkt->mode == UDPCP_ACK ?
+			  pkt->h.frag_num : pkt->h.frag_amount - 1, false,
+			  xmitq);
 }
 
 static bool udpcp_rx_is_dup(const struct udpcp_peer *peer,
@@ -564,6 +567,7 @@ static bool udpcp_rx_is_dup(const struct udpcp_peer *peer,
 {
 	unsigned int behind;
 
+	lockdep_assert_held(&peer->usk->lock);
 	if (!(peer->flags & UDPCP_PEER_F_RX_VALID))
 		return false;
 	behind = (peer->rx_last_id + UDPCP_MAX_ID - pkt->id) % UDPCP_MAX_ID;
@@ -577,13 +581,14 @@ static void udpcp_rx_sync(struct udpcp_peer *peer,
 			  const struct udpcp_rx_pkt *pkt,
 			  struct sk_buff_head *xmitq)
 {
+	lockdep_assert_held(&peer->usk->lock);
 	/* Complete messages sent before the sync still go up, in order. */
 	trace_udpcp_sync_recv(peer, UDPCP_SYNC_ID, 0, 1, 1);
 	udpcp_rx_release(peer, NULL, false);
 	udpcp_rx_update_deadline(peer);
 	peer->flags &= ~(UDPCP_PEER_F_RX_VALID | UDPCP_PEER_F_RX_DEAD);
 	if (pkt->mode != UDPCP_NOACK)
-		udpcp_rx_ack(peer, &pkt->h, 0, false, xmitq);
+		udpcp_tx_send_ack(peer, &pkt->h, 0, false, xmitq);
 }
 
 /*
@@ -597,6 +602,7 @@ static bool udpcp_rx_slot(struct udpcp_peer *peer,
 {
 	struct udpcp_rx_part *first;
 
+	lockdep_assert_held(&peer->usk->lock);
 	if (pkt->mode != UDPCP_NOACK) {
 		if (!list_empty(&peer->rx_parts))
 			udpcp_rx_release(peer, NULL, false);
@@ -612,7 +618,7 @@ static bool udpcp_rx_slot(struct udpcp_peer *peer,
 	return true;
 }
 
-/* Under the socket lock.  Consumes @skb, whose data is the payload. */
+/* Consumes @skb, whose data is the payload. */
 static void udpcp_rx_data(struct udpcp_peer *peer,
 			  const struct udpcp_rx_pkt *pkt, struct sk_buff *skb,
 			  struct sk_buff_head *xmitq)
@@ -634,7 +640,7 @@ static void udpcp_rx_data(struct udpcp_peer *peer,
 		last = h->frag_num == h->frag_amount - 1;
 		if (pkt->mode == UDPCP_ACK ||
 		    (pkt->mode == UDPCP_SINGLE_ACK && last))
-			udpcp_rx_ack(peer, h, h->frag_num, true, xmitq);
+			udpcp_tx_send_ack(peer, h, h->frag_num, true, xmitq);
 		why = UDPCP_DROP_DUPLICATE;
 		goto drop;
 	}
@@ -656,7 +662,8 @@ static void udpcp_rx_data(struct udpcp_peer *peer,
 		if (test_bit(h->frag_num, part->have)) {
 			/* A retransmission whose ack was lost: ack again. */
 			if (pkt->mode == UDPCP_ACK)
-				udpcp_rx_ack(peer, h, h->frag_num, false, xmitq);
+				udpcp_tx_send_ack(peer, h, h->frag_num, false,
+						  xmitq);
 			why = UDPCP_DROP_DUPLICATE;
 			goto drop;
 		}
@@ -723,7 +730,7 @@ static void udpcp_rx_data(struct udpcp_peer *peer,
 	}
 	udpcp_rx_store(peer, part, skb);
 	if (pkt->mode == UDPCP_ACK)
-		udpcp_rx_ack(peer, h, h->frag_num, false, xmitq);
+		udpcp_tx_send_ack(peer, h, h->frag_num, false, xmitq);
 	if (last)
 		udpcp_rx_flush(peer);
 out:
@@ -840,7 +847,7 @@ int udpcp_encap_rcv(struct sock *udp_sk, struct sk_buff *skb)
 		goto consume;
 	}
 
-	peer = udpcp_peer_get_or_create(usk, &from, GFP_ATOMIC);
+	peer = udpcp_peer_get_or_create(usk, &from);
 	if (IS_ERR(peer)) {
 		udpcp_sock_count(usk, UDPCP_MIB_RX_DROPPED);
 		why = PTR_ERR(peer) == -ENOMEM ? UDPCP_DROP_NOMEM :

@@ -28,6 +28,10 @@ static void udpcp_sock_destruct(struct sock *sk)
 
 static int udpcp_init_sock(struct sock *sk)
 {
+	/*
+	 * Our own cookies: sock_gen_cookie() is inline around
+	 * __sock_gen_cookie(), which 6.1 and 6.12 do not export to modules.
+	 */
 	static atomic64_t udpcp_cookie_gen;
 	struct udpcp_sock *usk = udpcp_sk(sk);
 	int err;
@@ -105,11 +109,11 @@ static int udpcp_addr_from_user(struct sock *sk, const struct sockaddr *uaddr,
 #endif
 }
 
-/* Called with the socket locked. */
 static int udpcp_do_bind(struct sock *sk, const struct udpcp_addr *local)
 {
 	struct udpcp_sock *usk = udpcp_sk(sk);
 
+	sock_owned_by_me(sk);
 	if (usk->bound)
 		return -EINVAL;
 	return udpcp_udp_bind(usk, local);
@@ -129,7 +133,7 @@ static int udpcp_bind(struct sock *sk, struct sockaddr *uaddr, int len)
 	return err;
 }
 
-/* Autobind from sendmsg/connect: inet_autobind() holds the lock. */
+/* Autobind from sendmsg/connect: inet_autobind() holds the sock lock. */
 static int udpcp_get_port(struct sock *sk, unsigned short snum)
 {
 	struct udpcp_addr any = {};
@@ -149,12 +153,13 @@ static void udpcp_unhash(struct sock *sk)
 {
 }
 
-/* SO_BINDTODEVICE after bind: the UDP socket follows. */
+/* SO_BINDTODEVICE after bind, under the sock lock: the UDP socket follows. */
 static void udpcp_rehash(struct sock *sk)
 {
 	struct udpcp_sock *usk = udpcp_sk(sk);
 	struct udpcp_peer *peer;
 
+	sock_owned_by_me(sk);
 	if (usk->udp)
 		sock_bindtoindex(usk->udp->sk, sk->sk_bound_dev_if, true);
 	spin_lock_bh(&usk->lock);
@@ -189,10 +194,15 @@ static int udpcp_connect(struct sock *sk, struct sockaddr *uaddr, int len)
 	return 0;
 }
 
+/*
+ * connect(AF_UNSPEC): inet_dgram_connect() calls this without the sock
+ * lock, which connect() takes to write the same fields (as UDP's does).
+ */
 static int udpcp_disconnect(struct sock *sk, int flags)
 {
 	struct inet_sock *inet = inet_sk(sk);
 
+	lock_sock(sk);
 	sk->sk_state = TCP_CLOSE;
 	inet->inet_daddr = 0;
 	inet->inet_dport = 0;
@@ -200,6 +210,7 @@ static int udpcp_disconnect(struct sock *sk, int flags)
 	if (sk->sk_family == AF_INET6)
 		sk->sk_v6_daddr = in6addr_any;
 #endif
+	release_sock(sk);
 	return 0;
 }
 
@@ -333,10 +344,10 @@ static int udpcp_sendmsg(struct sock *sk, struct msghdr *msg, size_t len)
 		if (peer)
 			break;
 		spin_unlock_bh(&usk->lock);
-		peer = udpcp_peer_get_or_create(usk, &to, GFP_KERNEL);
-		if (IS_ERR(peer)) {
+		err = udpcp_peer_ensure(usk, &to);
+		if (err) {
 			kfree_skb(skb);
-			return PTR_ERR(peer);
+			return err;
 		}
 	}
 	if ((peer->flags & UDPCP_PEER_F_BCAST) && !sock_flag(sk, SOCK_BROADCAST)) {
@@ -446,6 +457,7 @@ void udpcp_sock_wake_flush(struct udpcp_sock *usk)
 {
 	struct socket_wq *wq;
 
+	udpcp_sock_assert_locked(usk);
 	if (usk->tx_pending)
 		return;
 	rcu_read_lock();

@@ -5,8 +5,9 @@
  * most outstanding_acks of them unacknowledged (ack mode), retransmission
  * on timeout, failure after max_tries.
  *
- * Everything here runs under the socket lock and only queues built
- * packets on @xmitq; the caller transmits them after unlocking.
+ * Everything here runs under the state lock (udpcp_sock.lock) and only
+ * queues built packets on @xmitq; the caller transmits them after
+ * releasing it.
  */
 #include <linux/errqueue.h>
 #include <net/ip.h>
@@ -28,9 +29,35 @@ static ktime_t udpcp_tx_deadline(const struct udpcp_peer *peer)
 	return ktime_add_ms(ktime_get(), p.tx_timeout_ms);
 }
 
+/*
+ * The packet builder, for data, syncs and acks alike: a new skb with the
+ * header and room for @room octets of payload behind it.  NULL: no
+ * memory, and the packet is lost (a retransmission makes up for it, or in
+ * no-ack mode nothing does).
+ */
+static struct sk_buff *udpcp_tx_build(u8 type, u8 flags, u8 flags2,
+				      u8 amount, u8 num, u16 id, u16 len,
+				      unsigned int room)
+{
+	struct sk_buff *skb;
+
+	skb = udpcp_udp_alloc(UDPCP_HDR_LEN + room);
+	if (skb)
+		udpcp_hdr_build(skb_put(skb, UDPCP_HDR_LEN), type, flags,
+				flags2, amount, num, id, len);
+	return skb;
+}
+
+/*
+ * A built packet, payload and all, leaves for @peer: summed where its
+ * header says so, routed, queued on @xmitq for after the state lock.
+ */
 static void udpcp_tx_packet(struct udpcp_peer *peer, struct sk_buff *skb,
 			    struct sk_buff_head *xmitq)
 {
+	lockdep_assert_held(&peer->usk->lock);
+	if (((struct udpcp_hdr *)skb->data)->flags & UDPCP_F_CHECKSUM)
+		udpcp_csum_set(skb);
 	if (udpcp_udp_route(peer, skb)) {
 		kfree_skb(skb);
 		return;
@@ -43,17 +70,30 @@ static void udpcp_tx_sync(struct udpcp_peer *peer, struct sk_buff_head *xmitq)
 	struct sk_buff *skb;
 	u8 flags = UDPCP_F_SINGLE;
 
+	lockdep_assert_held(&peer->usk->lock);
 	trace_udpcp_sync_send(peer, UDPCP_SYNC_ID, 0, 1, peer->tx_tries);
-	skb = udpcp_udp_alloc(UDPCP_HDR_LEN);
-	if (!skb)
-		return;
 	if (peer->tx_csum)
 		flags |= UDPCP_F_CHECKSUM;
-	udpcp_hdr_build(skb_put(skb, UDPCP_HDR_LEN), UDPCP_TYPE_DATA, flags, 0,
-			1, 0, UDPCP_SYNC_ID, 0);
-	if (peer->tx_csum)
-		udpcp_csum_set(skb);
-	udpcp_tx_packet(peer, skb, xmitq);
+	skb = udpcp_tx_build(UDPCP_TYPE_DATA, flags, 0, 1, 0, UDPCP_SYNC_ID, 0, 0);
+	if (skb)
+		udpcp_tx_packet(peer, skb, xmitq);
+}
+
+/*
+ * The receiver's ack of fragment @num of the message whose header is @h
+ * (@dup: of a duplicate), with a checksum if the message had them.
+ */
+void udpcp_tx_send_ack(struct udpcp_peer *peer, const struct udpcp_hdr *h,
+		       u8 num, bool dup, struct sk_buff_head *xmitq)
+{
+	struct sk_buff *skb;
+
+	skb = udpcp_tx_build(UDPCP_TYPE_ACK, UDPCP_F_NOACK | UDPCP_F_SINGLE |
+			     (h->flags & UDPCP_F_CHECKSUM),
+			     dup ? UDPCP_F_DUP : 0, h->frag_amount, num,
+			     ntohs(h->msg_id), 0, 0);
+	if (skb)
+		udpcp_tx_packet(peer, skb, xmitq);
 }
 
 /*
@@ -103,9 +143,7 @@ static void udpcp_tx_frag(struct udpcp_peer *peer, unsigned int num,
 	int err;
 	u8 flags = 0;
 
-	skb = udpcp_udp_alloc(UDPCP_HDR_LEN + (lend ? 0 : len));
-	if (!skb)
-		return;	/* retransmitted on timeout, or lost in no-ack mode */
+	lockdep_assert_held(&peer->usk->lock);
 	switch (peer->tx_mode) {
 	case UDPCP_NOACK:
 		/* Deployed peers send S=1 with N=1. */
@@ -117,8 +155,10 @@ static void udpcp_tx_frag(struct udpcp_peer *peer, unsigned int num,
 	}
 	if (peer->tx_csum)
 		flags |= UDPCP_F_CHECKSUM;
-	udpcp_hdr_build(skb_put(skb, UDPCP_HDR_LEN), UDPCP_TYPE_DATA, flags, 0,
-			peer->tx_frags, num, peer->tx_id, msg->len);
+	skb = udpcp_tx_build(UDPCP_TYPE_DATA, flags, 0, peer->tx_frags, num,
+			     peer->tx_id, msg->len, lend ? 0 : len);
+	if (!skb)
+		return;
 	if (lend)
 		err = udpcp_tx_lend(skb, msg, off, len);
 	else
@@ -127,8 +167,6 @@ static void udpcp_tx_frag(struct udpcp_peer *peer, unsigned int num,
 		kfree_skb(skb);
 		return;
 	}
-	if (peer->tx_csum)
-		udpcp_csum_set(skb);
 	/* Charged to the sender until it leaves: sendmsg feels the backlog. */
 	skb_set_owner_w(skb, &peer->usk->inet.sk);
 	udpcp_tx_packet(peer, skb, xmitq);
@@ -138,6 +176,7 @@ static void udpcp_tx_done(struct udpcp_peer *peer, struct sk_buff *msg)
 {
 	struct udpcp_sock *usk = peer->usk;
 
+	udpcp_sock_assert_locked(usk);
 	usk->tx_pending--;
 	if (msg)
 		consume_skb(msg);
@@ -150,6 +189,7 @@ static void udpcp_tx_fill(struct udpcp_peer *peer, struct sk_buff_head *xmitq)
 	unsigned int window = peer->tx_frags;
 	struct udpcp_params p;
 
+	lockdep_assert_held(&peer->usk->lock);
 	if (peer->tx_mode == UDPCP_ACK) {
 		udpcp_peer_params(peer, &p);
 		window = p.outstanding_acks;
@@ -173,6 +213,7 @@ static void udpcp_tx_complete(struct udpcp_peer *peer)
 	struct udpcp_sock *usk = peer->usk;
 	struct sk_buff *msg = peer->tx_msg;
 
+	lockdep_assert_held(&peer->usk->lock);
 	if (!peer->tx_retried) {
 		u32 rtt = ktime_us_delta(ktime_get(), peer->tx_start);
 
@@ -203,6 +244,7 @@ static void udpcp_tx_fail(struct udpcp_peer *peer, struct sk_buff *msg,
 {
 	struct udpcp_addr to;
 
+	lockdep_assert_held(&peer->usk->lock);
 	trace_udpcp_msg_fail(peer, id, msg->len, peer->tx_tries, err);
 	udpcp_peer_to_addr(peer, &to);
 	udpcp_tx_fail_report(peer->usk, &to, id, msg->len, err);
@@ -218,6 +260,7 @@ static void udpcp_tx_start(struct udpcp_peer *peer, struct sk_buff *msg,
 {
 	unsigned int payload = udpcp_udp_mtu_payload(peer);
 
+	lockdep_assert_held(&peer->usk->lock);
 	if (!payload)
 		payload = UDPCP_FALLBACK_PAYLOAD;
 	peer->tx_id = peer->next_id;
@@ -312,6 +355,7 @@ bool udpcp_tx_single(struct udpcp_peer *peer, struct sk_buff *msg,
 	u8 mode, csum;
 	u16 id;
 
+	lockdep_assert_held(&peer->usk->lock);
 	if (peer->tx_state != UDPCP_TX_IDLE || !skb_queue_empty(&peer->txq) ||
 	    (peer->flags & UDPCP_PEER_F_NEED_SYNC) || skb_is_nonlinear(msg) ||
 	    skb_headroom(msg) < UDPCP_HEADROOM + UDPCP_HDR_LEN)
@@ -360,6 +404,7 @@ static u16 udpcp_tx_queued_id(const struct udpcp_peer *peer, u32 ahead)
 void udpcp_tx_queue(struct udpcp_sock *usk, struct udpcp_peer *peer,
 		    struct sk_buff *msg, struct sk_buff_head *xmitq)
 {
+	udpcp_sock_assert_locked(usk);
 	trace_udpcp_msg_queue(peer, udpcp_tx_queued_id(peer, peer->txq.qlen),
 			      msg->len, UDPCP_TX_CB(msg)->mode,
 			      peer->txq.qlen + 1);
@@ -376,6 +421,7 @@ void udpcp_tx_ack(struct udpcp_peer *peer, const struct udpcp_hdr *h,
 	unsigned int num = h->frag_num;
 	unsigned long *acked;
 
+	lockdep_assert_held(&peer->usk->lock);
 	trace_udpcp_ack_recv(peer, id, num, h->flags2 & UDPCP_F_DUP);
 	switch (peer->tx_state) {
 	case UDPCP_TX_SYNC:
@@ -463,6 +509,7 @@ void udpcp_tx_timeout(struct udpcp_peer *peer, struct sk_buff_head *xmitq)
 	struct sk_buff *msg;
 	unsigned int i;
 
+	lockdep_assert_held(&peer->usk->lock);
 	peer->tx_deadline = 0;
 	udpcp_peer_params(peer, &p);
 	switch (peer->tx_state) {
@@ -518,6 +565,7 @@ void udpcp_tx_purge(struct udpcp_peer *peer)
 {
 	struct sk_buff *msg;
 
+	lockdep_assert_held(&peer->usk->lock);
 	if (peer->tx_msg) {
 		udpcp_tx_done(peer, peer->tx_msg);
 		peer->tx_msg = NULL;

@@ -60,8 +60,9 @@ int udpcp_udp_create(struct udpcp_sock *usk)
 }
 
 /*
- * Called with the UDPCP socket locked.  The UDP socket takes the options
- * that decide which packets reach it: reuse, device, v6only.
+ * Under the UDPCP socket's sock lock, taking the UDP socket's: the UDP
+ * socket takes the options that decide which packets reach it: reuse,
+ * device, v6only.
  */
 int udpcp_udp_bind(struct udpcp_sock *usk, const struct udpcp_addr *local)
 {
@@ -70,6 +71,7 @@ int udpcp_udp_bind(struct udpcp_sock *usk, const struct udpcp_addr *local)
 	struct sockaddr_storage ss = {};
 	int len, err;
 
+	sock_owned_by_me(sk);
 	lock_sock(usk_udp);
 	usk_udp->sk_reuse = sk->sk_reuse;
 	usk_udp->sk_reuseport = sk->sk_reuseport;
@@ -114,6 +116,7 @@ int udpcp_udp_bind(struct udpcp_sock *usk, const struct udpcp_addr *local)
 /* Sleeps (synchronize_rcu): from close only. */
 void udpcp_udp_release(struct udpcp_sock *usk)
 {
+	might_sleep();
 	if (usk->udp) {
 		udp_tunnel_sock_release(usk->udp);
 		usk->udp = NULL;
@@ -139,12 +142,13 @@ static unsigned int udpcp_payload(unsigned int mtu, bool v4)
 	return mtu - ip_hdr - sizeof(struct udphdr) - UDPCP_HDR_LEN;
 }
 
-/* Under the socket lock: the peer's route if still valid, held. */
+/* The peer's route if still valid, held. */
 static struct dst_entry *udpcp_dst_get(struct udpcp_peer *peer,
 				       struct in6_addr *saddr)
 {
 	struct dst_entry *dst = peer->dst;
 
+	lockdep_assert_held(&peer->usk->lock);
 	if (!dst)
 		return NULL;
 	if (!dst_check(dst, peer->dst_cookie)) {
@@ -159,6 +163,7 @@ static struct dst_entry *udpcp_dst_get(struct udpcp_peer *peer,
 static void udpcp_dst_set(struct udpcp_peer *peer, struct dst_entry *dst,
 			  const struct in6_addr *saddr, u32 cookie)
 {
+	lockdep_assert_held(&peer->usk->lock);
 	dst_release(peer->dst);
 	dst_hold(dst);
 	peer->dst = dst;
@@ -267,6 +272,7 @@ static struct dst_entry *udpcp_route(struct udpcp_peer *peer,
 {
 	struct udpcp_sock *usk = peer->usk;
 
+	udpcp_sock_assert_locked(usk);
 	cb->sk = usk->udp->sk;
 	cb->daddr = peer->key.addr;
 	cb->dport = peer->key.port;
@@ -299,7 +305,7 @@ unsigned int udpcp_udp_skb_payload(const struct sk_buff *skb)
 	return udpcp_payload(dst_mtu(skb_dst(skb)), UDPCP_XMIT_CB(skb)->v4);
 }
 
-/* Under the socket lock: resolve the route; transmit later, unlocked. */
+/* Resolves the route; the packet leaves later, without the state lock. */
 int udpcp_udp_route(struct udpcp_peer *peer, struct sk_buff *skb)
 {
 	struct dst_entry *dst;
