@@ -36,6 +36,9 @@
 #                          SPEC and SCHEMA are in the environment;
 #                          YnlFamily(os.environ["SPEC"], "") skips the
 #                          schema validation (seconds under TCG)
+#   ynl_pyfile NS FILE [ARGS...]
+#                          python FILE (beside the test) the same way, with
+#                          tests/lib/py importable too
 #   ynl_ns NS ARGS...      ynl_cli (tests/lib/ynl.sh) in NS
 #   ynl_fast NS ARGS...    the same without the schema validation (seconds
 #                          under TCG); the spec is still parsed
@@ -184,6 +187,15 @@ ynl_py() {
 	ynl_setup || fail "ynl tools missing"
 	ip netns exec "$ns" env SPEC="$YNL_SPEC" SCHEMA="$YNL_SCHEMA" \
 		PYTHONPATH="$YNL_DIR/tools/net/ynl" "$PY" - "$@"
+}
+
+ynl_pyfile() {
+	local ns=$1 f=$2
+	shift 2
+	ynl_setup || fail "ynl tools missing"
+	[[ $f == */* ]] || f=$(dirname "$0")/$f
+	ip netns exec "$ns" env SPEC="$YNL_SPEC" SCHEMA="$YNL_SCHEMA" \
+		PYTHONPATH="$YNL_DIR/tools/net/ynl:$TESTS_PYPATH" "$PY" "$f" "$@"
 }
 
 ynl_fast() {
