@@ -1,6 +1,7 @@
 #!/bin/bash
 # The style gates: checkpatch --strict, W=1 and sparse (C=1) report nothing
-# on the module and the uapi header.
+# on the module and the uapi header; the tests' Python (tests/**/*.py)
+# compiles and pyflakes reports nothing on it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -38,6 +39,29 @@ if [ -n "$out" ]; then
 	echo "$out"
 	echo "style: checkpatch --strict reports the above"
 	status=1
+fi
+
+# The tests' Python: tests/lib/py, tests/peer, tests/t/*.py, ...  Compiled
+# in memory (py_compile would leave __pycache__ behind), with the system's
+# python3, the one the guest runs.
+pyfiles=$(find tests -name '*.py' -not -path '*/__pycache__/*' | sort)
+if [ -n "$pyfiles" ]; then
+	# shellcheck disable=SC2086 # one file per word
+	out=$(/usr/bin/python3 -c '
+import sys
+for f in sys.argv[1:]:
+    try:
+        with open(f, "rb") as fh:
+            compile(fh.read(), f, "exec", dont_inherit=True)
+    except (SyntaxError, ValueError) as e:
+        print("%s: %s" % (f, e))
+' $pyfiles 2>&1
+	      /usr/bin/python3 -m pyflakes $pyfiles 2>&1 || true)
+	if [ -n "$out" ]; then
+		echo "$out"
+		echo "style: the tests' Python does not compile or pyflakes reports the above"
+		status=1
+	fi
 fi
 
 # A separate build directory keeps the normal build's objects out of it.
@@ -100,5 +124,5 @@ if ! gcc -Wall -Wextra -pedantic -Werror -Iuapi -c -o "$bdir/uapi-test.o" "$bdir
 	status=1
 fi
 
-[ $status -eq 0 ] && echo "style: checkpatch, W=1, sparse, 6.12 build, ynl-gen, uapi: clean"
+[ $status -eq 0 ] && echo "style: checkpatch, W=1, sparse, 6.12 build, ynl-gen, uapi, Python: clean"
 exit $status

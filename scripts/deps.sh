@@ -14,6 +14,8 @@ pkgs+=(flex bison libelf-dev bc libssl-dev dwarves rsync)
 pkgs+=(linux-source-6.12 python3-jsonschema)
 # For the benchmark plot.
 pkgs+=(python3-matplotlib)
+# For the style gate on the tests' Python (scripts/check-style.sh).
+pkgs+=(python3-pyflakes)
 # For the packages (make deb, make install) and their test: debhelper with
 # dh-dkms, lintian; dkms and systemd-analyze run in the guest from this root.
 pkgs+=(dkms dh-dkms debhelper dpkg-dev fakeroot lintian systemd)

@@ -6,7 +6,7 @@
 # wait_until SECS CMD... (or SECS 'STRING' to eval each time); in_ns NS CMD...;
 # topologies topo_pair, topo_bridge N, topo_netem NS DEV ARGS...,
 # topo_netem_clear NS DEV, topo_link_down NS DEV, topo_link_up NS DEV;
-# on_exit CMD (cleanup).
+# on_exit CMD (cleanup); PY, TESTS_PYPATH, py_run [-n NS] FILE ARGS... (Python).
 # Everything a topology creates is torn down when the test exits, however it
 # exits: tests must not set their own EXIT trap, use on_exit instead.
 # Note: fail/skip inside $(...) only leave that subshell.
@@ -66,6 +66,32 @@ wait_until() {
 		[ $SECONDS -lt $end ] || return 1
 		sleep 0.1
 	done
+}
+
+# --- Python ------------------------------------------------------------------
+# The tests' Python is in files, not in heredocs: modules in tests/lib/py
+# (tests/lib/py/README.md) and the Python peer's in tests/peer; a test's own
+# larger body beside it, as tests/t/NN-name*.py, run by py_run.
+#   PY                  the system's python3 (a pyenv shim costs a second per
+#                       start under TCG)
+#   TESTS_PYPATH        tests/lib/py:tests/peer, what that Python imports
+#   py_run [-n NS] FILE ARGS...
+#                       python FILE (a name: beside the test) with
+#                       TESTS_PYPATH importable, in namespace NS if given
+PY=/usr/bin/python3
+[ -x "$PY" ] || PY=python3
+TESTS_PYPATH=$REPO/tests/lib/py:$REPO/tests/peer
+export PY TESTS_PYPATH
+py_run() {
+	local ns=() f
+	if [ "$1" = -n ]; then
+		ns=(ip netns exec "$2")
+		shift 2
+	fi
+	f=$1
+	shift
+	[[ $f == */* ]] || f=$(dirname "$0")/$f
+	"${ns[@]}" env PYTHONPATH="$TESTS_PYPATH" "$PY" "$f" "$@"
 }
 
 # --- cleanup -----------------------------------------------------------------

@@ -89,55 +89,10 @@ cap_stop() {
 	_caps=()
 }
 # cap_udpcp FILE [PORT]: decodes every UDP datagram (to or from PORT) of a
-# pcap as UDPCP with the Python peer's decoder; IP fragments are skipped.
+# pcap as UDPCP with the Python peer's decoder; IP fragments are skipped
+# (tests/lib/py/capudpcp.py).
 cap_udpcp() {
-	python3 - "$@" <<'PY'
-import json, socket, struct, sys
-sys.path.insert(0, __import__("os").environ["REPO"] + "/tests/peer")
-import udpcp
-path, port = sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else None
-data = open(path, "rb").read()
-magic = struct.unpack_from("<I", data)[0]
-endian = "<" if magic in (0xa1b2c3d4, 0xa1b23c4d) else ">"
-linktype = struct.unpack_from(endian + "I", data, 20)[0]
-off = 24
-while off + 16 <= len(data):
-    sec, usec, caplen, _ = struct.unpack_from(endian + "IIII", data, off)
-    frame = data[off + 16:off + 16 + caplen]
-    off += 16 + caplen
-    if linktype == 1:
-        etype, l3 = struct.unpack_from("!H", frame, 12)[0], frame[14:]
-    elif linktype == 113:
-        etype, l3 = struct.unpack_from("!H", frame, 14)[0], frame[16:]
-    else:
-        continue
-    if etype == 0x0800:
-        ihl = (l3[0] & 15) * 4
-        if l3[9] != 17 or struct.unpack_from("!H", l3, 6)[0] & 0x3FFF:
-            continue
-        src, dst = socket.inet_ntop(socket.AF_INET, l3[12:16]), socket.inet_ntop(socket.AF_INET, l3[16:20])
-        udp = l3[ihl:]
-    elif etype == 0x86DD:
-        if l3[6] != 17:
-            continue
-        src, dst = socket.inet_ntop(socket.AF_INET6, l3[8:24]), socket.inet_ntop(socket.AF_INET6, l3[24:40])
-        udp = l3[40:]
-    else:
-        continue
-    sport, dport, ulen = struct.unpack_from("!HHH", udp)
-    if port is not None and port not in (sport, dport):
-        continue
-    payload = udp[8:ulen]
-    rec = dict(ts=sec + usec / 1e6, src=src, sport=sport, dst=dst, dport=dport,
-               size=len(payload))
-    try:
-        p = udpcp.decode(payload)
-        rec.update(csum=p.checksum, type=p.mtype, n=p.n, c=p.c, s=p.s, d=p.d, amount=p.amount,
-                   num=p.number, id=p.msg_id, len=p.length, plen=len(p.payload))
-    except Exception as e:
-        rec.update(error=str(e))
-    print(json.dumps(rec))
-PY
+	py_run "$REPO/tests/lib/py/capudpcp.py" "$@"
 }
 
 # shellcheck disable=SC2034  # used by the tests

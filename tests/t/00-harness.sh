@@ -35,35 +35,10 @@ ping4 "$NS_H1" "$H3_4" || fail "bridge IPv4 ping h1 -> h3"
 ping6 "$NS_H3" "$H2_6" || fail "bridge IPv6 ping h3 -> h2"
 
 mcast_recv() { # NS GROUP READYFILE -> prints the first datagram to port 5000
-	in_ns "$1" python3 - "$2" "$IF_H" "$3" <<'EOF'
-import socket, struct, sys
-group, dev, ready = sys.argv[1], sys.argv[2], sys.argv[3]
-idx = socket.if_nametoindex(dev)
-if ":" in group:
-    s = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM)
-    s.bind(("", 5000))
-    s.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_JOIN_GROUP,
-                 socket.inet_pton(socket.AF_INET6, group) + struct.pack("@I", idx))
-else:
-    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    s.bind(("", 5000))
-    s.setsockopt(socket.IPPROTO_IP, socket.IP_ADD_MEMBERSHIP,
-                 struct.pack("@4s4si", socket.inet_aton(group), b"\0" * 4, idx))
-s.settimeout(10)
-open(ready, "w").close()
-print(s.recv(100).decode(), flush=True)
-EOF
+	py_run -n "$1" 00-harness-mcast-recv.py "$2" "$IF_H" "$3"
 }
 mcast_send() { # NS GROUP: sends without naming an interface (uses the routes)
-	in_ns "$1" python3 - "$2" <<'EOF'
-import socket, sys, time
-group = sys.argv[1]
-fam = socket.AF_INET6 if ":" in group else socket.AF_INET
-s = socket.socket(fam, socket.SOCK_DGRAM)
-for _ in range(3):
-    s.sendto(b"hello " + group.encode(), (group, 5000))
-    time.sleep(0.05)
-EOF
+	py_run -n "$1" 00-harness-mcast-send.py "$2"
 }
 tmp=$(mktemp -d)
 on_exit "rm -rf $tmp"

@@ -7,15 +7,7 @@
 
 # Prints "ok" or the errno name of socket(FAMILY, SOCK_DGRAM, IPPROTO_UDPCP).
 try_socket() {
-	python3 - "$1" <<'PY'
-import errno, socket, sys
-fam = socket.AF_INET6 if sys.argv[1] == "6" else socket.AF_INET
-try:
-    socket.socket(fam, socket.SOCK_DGRAM, 258).close()
-    print("ok")
-except OSError as e:
-    print(errno.errorcode[e.errno])
-PY
+	py_run 10-module-socket.py "$1"
 }
 
 udpcp_unload
@@ -54,17 +46,7 @@ udpcp_load
 topo_pair
 ready=$(mktemp -u)
 on_exit "rm -f $ready"
-in_ns "$NS_A" python3 - "$ready" <<'PY' &
-import socket, sys, time
-s4 = socket.socket(socket.AF_INET, socket.SOCK_DGRAM, 258)
-s4.bind(("192.0.2.1", 5000))
-s6 = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM, 258)
-s6.bind(("::", 5001))
-s4.sendto(b"x" * 3000, ("192.0.2.2", 6000))
-s6.sendto(b"y" * 100, ("2001:db8::2", 6000))
-open(sys.argv[1], "w").close()
-time.sleep(600)
-PY
+py_run -n "$NS_A" 10-module-hold.py "$ready" &
 holder=$!
 # Python starts slowly on a loaded host: wait until the sockets exist.
 wait_until 60 test -e "$ready" || fail "socket holder did not start"

@@ -20,60 +20,7 @@ for fam in $FAMILIES; do
 	i=$((i + 1))
 	port=$((6000 + i)) sport=$((7000 + i))
 	cap_start "$NS_B" "$IF_B" "$TMP/$fam.pcap"
-	out=$(python3 - "$fam" "$(fam_dst "$fam")" "$(fam_src "$fam")" "$port" "$sport" "$NS_A" "$NS_B" 2>&1 <<'PY'
-import os, socket, sys
-fam, dst, src, port, sport, ns_a, ns_b = sys.argv[1:]
-port, sport = int(port), int(sport)
-sys.path.insert(0, os.environ["REPO"] + "/tests/peer")
-from ksock import udpcp_socket, family, wildcard
-import ksock
-af = family(fam)
-any_addr = wildcard(af)
-
-def sock(ns, bind_port):
-    s = udpcp_socket(fam, ns)
-    s.bind((any_addr, bind_port))
-    return s
-
-def fail(msg):
-    sys.exit("%s: %s" % (fam, msg))
-
-def flush(s):
-    ksock.flush(s, 10000)
-
-def exchange(s, r, tag, n=3, from_port=sport):
-    for k in range(n):
-        s.sendto(b"%s%d" % (tag, k) * 300, (dst, port))
-    flush(s)
-    r.settimeout(5)
-    for k in range(n):
-        try:
-            data, frm = r.recvfrom(65536)
-        except socket.timeout:
-            fail("%s%d not delivered" % (tag.decode(), k))
-        if data != b"%s%d" % (tag, k) * 300 or frm[:2] != (src, from_port):
-            fail("want %s%d from %s:%d, got %r from %s" % (tag.decode(), k, src, from_port, data[:8], frm))
-    r.settimeout(0.5)
-    try:
-        data = r.recv(65536)
-        fail("unexpected extra message %r" % data[:8])
-    except socket.timeout:
-        pass
-
-r = sock(ns_b, port)
-s = sock(ns_a, sport)
-exchange(s, r, b"a")            # IDs 1-3
-s.close()
-s = sock(ns_a, sport)           # the sender restarts on the same port
-exchange(s, r, b"b")            # IDs 4-6, after a sync
-r.close()
-r = sock(ns_b, port)            # the receiver restarts
-exchange(s, r, b"c")            # IDs 7-9
-s2 = sock(ns_a, sport + 100)    # another local port: its own sequence
-exchange(s2, r, b"d", 2, sport + 100)
-print("%s: ok" % fam)
-PY
-) || fail "$out"
+	out=$(py_run 24-restart.py "$fam" "$(fam_dst "$fam")" "$(fam_src "$fam")" "$port" "$sport" "$NS_A" "$NS_B" 2>&1) || fail "$out"
 	echo "$out"
 	cap_stop
 	cap_udpcp "$TMP/$fam.pcap" "$port" >"$TMP/$fam.json"

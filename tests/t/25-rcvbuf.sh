@@ -22,57 +22,7 @@ for fam in $FAMILIES; do
 	i=$((i + 1))
 	port=$((6000 + i)) sport=$((7000 + i))
 	cap_start "$NS_B" "$IF_B" "$TMP/$fam.pcap"
-	out=$(python3 - "$fam" "$(fam_dst "$fam")" "$port" "$sport" "$NS_A" "$NS_B" 2>&1 <<'PY'
-import json, os, socket, struct, sys, time
-fam, dst, port, sport, ns_a, ns_b = sys.argv[1:]
-port, sport = int(port), int(sport)
-sys.path.insert(0, os.environ["REPO"] + "/tests/peer")
-from udpcp import pattern
-from ksock import SOL_UDPCP, TX_TIMEOUT, MAXTRY, FLUSH, udpcp_socket, info, family, wildcard
-af = family(fam)
-any_addr = wildcard(af)
-SIZE, COUNT = 5000, 4
-MSGS = [pattern(k, SIZE) for k in range(COUNT)]
-
-def sock(ns, bind_port):
-    return udpcp_socket(fam, ns)
-
-def fail(msg):
-    sys.exit("%s: %s" % (fam, msg))
-
-r = sock(ns_b, port)
-# SO_RCVBUFFORCE: 12 KiB.  A 5000-octet message is four fragments, 8-9.2 KiB
-# of truesize depending on how the sender lays them out: one fits, two do not.
-r.setsockopt(socket.SOL_SOCKET, 33, 6144)
-r.bind((any_addr, port))
-s = sock(ns_a, sport)
-s.bind((any_addr, sport))
-s.setsockopt(SOL_UDPCP, TX_TIMEOUT, 300)
-s.setsockopt(SOL_UDPCP, MAXTRY, 10)             # 3 s before a message fails
-for m in MSGS:
-    s.sendto(m, (dst, port))
-time.sleep(1.5)
-si, ri = info(s), info(r)
-if si["tx_pending"] != COUNT - 1 or si["tx_msgs"] != 1:
-    fail("sender while the receiver does not read: %s (want 1 sent, %d pending)" % (si, COUNT - 1))
-if ri["rx_queued"] != 1 or ri["rx_msgs"] != 1 or ri["rx_dropped"] < 1:
-    fail("receiver not reading: %s (want 1 queued, rx_dropped > 0)" % ri)
-t_read = time.time()
-r.settimeout(5)
-for k in range(COUNT):
-    try:
-        data = r.recv(65536)
-    except socket.timeout:
-        fail("message %d not delivered after reading started" % k)
-    if data != MSGS[k]:
-        fail("message %d: wrong content or order (seq %d)" % (k, struct.unpack_from("!I", data)[0]))
-s.setsockopt(SOL_UDPCP, FLUSH, struct.pack("i", 10000))
-si = info(s)
-if si["tx_timeout"] or si["tx_msgs"] != COUNT or si["tx_retries"] < 1:
-    fail("sender after reading: %s" % si)
-print(json.dumps(dict(t_read=t_read, blocked=2)))
-PY
-) || fail "$out"
+	out=$(py_run 25-rcvbuf.py "$fam" "$(fam_dst "$fam")" "$port" "$sport" "$NS_A" "$NS_B" 2>&1) || fail "$out"
 	echo "$fam: $out"
 	t_read=$(jget "$out" .t_read)
 

@@ -32,62 +32,7 @@ COUNT=4
 # sockets join (IP_ADD_MEMBERSHIP, IPV6_JOIN_GROUP); MODE bystander: h4's
 # only bind.  Prints one JSON object: port -> {received, bad, in_order}.
 hosts_recv() { # NS MODE EXPECT(port:count,...)
-	in_ns "$1" python3 - "$@" "$IF_H" <<'PY'
-import json, os, select, socket, struct, sys, time
-ns, mode, expect, ifname = sys.argv[1:]
-sys.path.insert(0, os.environ["REPO"] + "/tests/peer")
-from udpcp import pattern
-expect = {k: int(v) for k, v in (x.split(":") for x in expect.split(","))}
-idx = socket.if_nametoindex(ifname)
-socks = {}
-def udpcp(name, af, port, v6only=None):
-    s = socket.socket(af, socket.SOCK_DGRAM, 258)
-    s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    if v6only is not None:
-        s.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, v6only)
-    s.bind(("0.0.0.0" if af == socket.AF_INET else "::", port))
-    socks[name] = s
-    return s
-def mreqn(group):
-    return struct.pack("4s4si", socket.inet_aton(group), b"\0" * 4, idx)
-def join6(s):
-    s.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_JOIN_GROUP,
-                 socket.inet_pton(socket.AF_INET6, "ff0e::1:2:3") + struct.pack("@I", idx))
-s4 = udpcp("6001", socket.AF_INET, 6001)
-s6 = udpcp("6002", socket.AF_INET6, 6002, 1)
-sm = udpcp("6003", socket.AF_INET6, 6003, 0)
-sb = udpcp("6004", socket.AF_INET, 6004)
-if mode == "member":
-    s4.setsockopt(socket.IPPROTO_IP, socket.IP_ADD_MEMBERSHIP, mreqn("239.1.2.3"))
-    join6(s6)
-    sm.setsockopt(socket.IPPROTO_IP, socket.IP_ADD_MEMBERSHIP, mreqn("239.1.2.4"))
-    # A second member socket on the same port (SO_REUSEADDR): each gets
-    # its own copy of every packet, and delivers every message once.
-    udpcp("6001b", socket.AF_INET, 6001).setsockopt(socket.IPPROTO_IP, socket.IP_ADD_MEMBERSHIP, mreqn("239.1.2.3"))
-    join6(udpcp("6002b", socket.AF_INET6, 6002, 1))
-open("/tmp/ready-" + ns, "w").close()
-got = {n: [] for n in socks}
-bad = {n: 0 for n in socks}
-names = {s.fileno(): n for n, s in socks.items()}
-end = time.monotonic() + int(os.environ["RECV_SECS"])
-done_at = None
-while time.monotonic() < end:
-    if done_at is None and all(len(got[n]) >= expect[n] for n in socks):
-        done_at = time.monotonic()
-    if done_at is not None and time.monotonic() > done_at + 2:
-        break     # linger: anything more would be a duplicate or a leak
-    r, _, _ = select.select(list(socks.values()), [], [], 0.2)
-    for s in r:
-        n = names[s.fileno()]
-        data = s.recv(65536)
-        seq = struct.unpack_from("!I", data)[0] if len(data) >= 4 else len(got[n])
-        if data != pattern(seq, len(data)):
-            bad[n] += 1
-        got[n].append(seq)
-print(json.dumps({n: dict(received=len(got[n]), bad=bad[n],
-                          in_order=got[n] == list(range(len(got[n]))))
-                  for n in socks}))
-PY
+	py_run -n "$1" 27-multicast-recv.py "$@" "$IF_H"
 }
 
 # No-ack messages are never retransmitted: a fragment that comes more
@@ -121,44 +66,7 @@ h3_joined() {
 wait_until 20 h3_joined || fail "h3 did not join: $(in_ns "$NS_H3" ip maddr show dev "$IF_H")"
 cap_start "$NS_H2" "$IF_H" "$TMP/h2.pcap"
 
-out=$(in_ns "$NS_H1" python3 - "$COUNT" 2>&1 <<'PY'
-import errno, os, socket, struct, sys
-sys.path.insert(0, os.environ["REPO"] + "/tests/peer")
-from udpcp import pattern
-count = int(sys.argv[1])
-SIZES = (100, 3000, 1, 5000)
-SOL_UDPCP, MODE, FLUSH, INFO = 258, 0, 7, 6
-def udpcp(af, v6only=None):
-    s = socket.socket(af, socket.SOCK_DGRAM, 258)
-    if v6only is not None:
-        s.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, v6only)
-    s.setsockopt(SOL_UDPCP, MODE, 1)          # ack mode: groups override it
-    return s
-def send_all(s, dest):
-    for k in range(count):
-        s.sendto(pattern(k, SIZES[k % len(SIZES)]), dest)
-    s.setsockopt(SOL_UDPCP, FLUSH, struct.pack("i", 5000))
-    v = struct.unpack("6I12Q", s.getsockopt(SOL_UDPCP, INFO, 120))
-    if v[6] != count or v[3] != 0 or v[10] != 0:
-        sys.exit("%s: tx_msgs %d pending %d failed %d" % (dest, v[6], v[3], v[10]))
-b = udpcp(socket.AF_INET)
-for dest in (("192.0.2.255", 6004), ("255.255.255.255", 6004)):
-    try:
-        b.sendto(b"x", dest)
-        sys.exit("broadcast to %s without SO_BROADCAST accepted" % dest[0])
-    except OSError as e:
-        if e.errno != errno.EACCES:
-            sys.exit("broadcast to %s without SO_BROADCAST: %s, want EACCES" % (dest[0], e))
-send_all(udpcp(socket.AF_INET), ("239.1.2.3", 6001))
-send_all(udpcp(socket.AF_INET6, 1), ("ff0e::1:2:3", 6002))
-send_all(udpcp(socket.AF_INET6, 0), ("::ffff:239.1.2.4", 6003))
-# Last: h4 stops 2 s after the broadcast messages, so it has been listening
-# while the multicast ones went out.
-b.setsockopt(socket.SOL_SOCKET, socket.SO_BROADCAST, 1)
-send_all(b, ("192.0.2.255", 6004))
-print("sent")
-PY
-) || fail "sender: $out"
+out=$(py_run -n "$NS_H1" 27-multicast-send.py "$COUNT" 2>&1) || fail "sender: $out"
 
 # What h3 saw, for a failure's report.
 h3_diag() {

@@ -22,45 +22,7 @@ for f in -4 -6; do
 	echo "opts $f: $n checks ok"
 done
 
-out=$(in_ns "$NS_A" python3 - 2>&1 <<'PY'
-import errno, socket, struct, sys
-SOL_UDPCP = 258
-for af in (socket.AF_INET, socket.AF_INET6):
-    s = socket.socket(af, socket.SOCK_DGRAM, 258)
-    for opt in (8, 100, -1):
-        try:
-            s.setsockopt(SOL_UDPCP, opt, 1)
-            sys.exit("setsockopt SOL_UDPCP %d accepted" % opt)
-        except OSError as e:
-            if e.errno != errno.ENOPROTOOPT:
-                sys.exit("setsockopt SOL_UDPCP %d: %s, want ENOPROTOOPT" % (opt, e))
-    for opt in (7, 8, 100):       # UDPCP_FLUSH is set-only
-        try:
-            s.getsockopt(SOL_UDPCP, opt)
-            sys.exit("getsockopt SOL_UDPCP %d accepted" % opt)
-        except OSError as e:
-            if e.errno != errno.ENOPROTOOPT:
-                sys.exit("getsockopt SOL_UDPCP %d: %s, want ENOPROTOOPT" % (opt, e))
-    for opt in range(6):
-        before = s.getsockopt(SOL_UDPCP, opt)
-        for v in (-2**31, 2**31 - 1, 0 if opt in (2, 3, 4, 5) else 5):
-            try:
-                s.setsockopt(SOL_UDPCP, opt, v)
-                sys.exit("option %d = %d accepted" % (opt, v))
-            except OSError as e:
-                if e.errno != errno.EINVAL:
-                    sys.exit("option %d = %d: %s, want EINVAL" % (opt, v, e))
-        if s.getsockopt(SOL_UDPCP, opt) != before:
-            sys.exit("option %d changed by refused values" % opt)
-    try:
-        s.setsockopt(SOL_UDPCP, 7, -1)      # UDPCP_FLUSH with a negative timeout
-        sys.exit("UDPCP_FLUSH -1 accepted")
-    except OSError as e:
-        if e.errno != errno.EINVAL:
-            sys.exit("UDPCP_FLUSH -1: %s" % e)
-print("extremes ok")
-PY
-) || fail "$out"
+out=$(py_run -n "$NS_A" 28-opts.py 2>&1) || fail "$out"
 echo "$out"
 
 # The ends of the ranges in use.  Outstanding acks: seen from A, never more
@@ -73,18 +35,7 @@ for w in 1 255; do
 		fail "outstanding acks $w: $out"
 	json_check "outstanding acks $w" "$out" '.failed == 0 and .info.tx_msgs == 1 and .info.tx_retries == 0'
 	cap_stop
-	inflight=$(cap_udpcp "$TMP/w$w.pcap" 6000 | python3 -c '
-import json, sys
-out, peak = set(), 0
-for p in map(json.loads, sys.stdin):
-    if p.get("id", 0) == 0:
-        continue
-    if p["type"] == 1:
-        out.add(p["num"])
-    else:
-        out.discard(p["num"])
-    peak = max(peak, len(out))
-print(peak)')
+	inflight=$(cap_udpcp "$TMP/w$w.pcap" 6000 | py_run 28-opts-inflight.py)
 	case $w in
 	1) [ "$inflight" = 1 ] || fail "outstanding acks 1: up to $inflight fragments unacked" ;;
 	255) [ "$inflight" -gt 8 ] || fail "outstanding acks 255: only up to $inflight fragments unacked" ;;

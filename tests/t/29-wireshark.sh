@@ -30,27 +30,7 @@ for fam in $FAMILIES; do
 		$(fam_recv_opts "$fam") -n 18 -t 60000 --rcvbuf 8388608
 	wait_port "$NS_B" "$port"
 	# Prints the plan: one line "id mode csum size" per message.
-	in_ns "$NS_A" python3 - "$fam" "$(fam_dst "$fam")" "$port" "$sport" "$P" >"$TMP/$fam.plan" <<'PY' || fail "$fam sender"
-import os, socket, struct, sys
-sys.path.insert(0, os.environ["REPO"] + "/tests/peer")
-from udpcp import pattern
-fam, dst, port, sport, P = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
-af = socket.AF_INET if fam == "v4" else socket.AF_INET6
-s = socket.socket(af, socket.SOCK_DGRAM, 258)
-if af == socket.AF_INET6:
-    s.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1 if fam == "v6" else 0)
-s.bind(("0.0.0.0" if af == socket.AF_INET else "::", sport))
-s.setsockopt(258, 2, 2000)          # tx timeout: no spurious retransmissions
-seq = 0
-for mode, name in ((0, "noack"), (1, "ack"), (2, "single-ack")):
-    for size in (0, 1, P, P + 1, 5000, 65487):
-        csum = 4 if seq % 2 else 3
-        anc = [(258, 0, struct.pack("i", mode)), (258, 1, struct.pack("i", csum))]
-        s.sendmsg([pattern(seq, size)], anc, 0, (dst, port))
-        seq += 1
-        print(seq, name, 1 if csum == 4 else 0, size)
-s.setsockopt(258, 7, struct.pack("i", 60000))
-PY
+	py_run -n "$NS_A" 29-wireshark-send.py "$fam" "$(fam_dst "$fam")" "$port" "$sport" "$P" >"$TMP/$fam.plan" || fail "$fam sender"
 	# A canary Wireshark must flag (C=0 with a checksum): proves the expert
 	# check below can see something.
 	in_ns "$NS_A" python3 "$CRAFT" --to "$(fam_dst "$fam" | sed 's/^::ffff://')" $((port + 50)) --wait 0 checksum-off >/dev/null ||
@@ -73,54 +53,7 @@ PY
 	grep -q 'Checksum should be zero' <<<"$experts" || fail "$fam: tshark missed the canary's expert warning: $experts"
 	experts=$(grep -v 'Checksum should be zero' <<<"$experts" || true)
 	[ -z "$experts" ] || fail "$fam: UDPCP expert warnings or errors: $(head -3 <<<"$experts")"
-	out=$(python3 - "$TMP/$fam.tshark" "$TMP/$fam.plan" "$P" "$sport" <<'PY'
-import sys
-tshark, plan, P, sport = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
-want = {}
-for line in open(plan):
-    mid, mode, csum, size = line.split()
-    want[int(mid)] = (mode, int(csum), int(size))
-errs, reasm, seen, acks = [], {}, set(), {}
-for line in open(tshark):
-    if not line[:1].isdigit():
-        continue
-    f = line.rstrip("\n").split(",")
-    frame, mtype, n, c, s, d, mid, amount, num, length, rlen, src = f
-    mtype, n, c, s, d = (int(x, 0) for x in (mtype, n, c, s, d))
-    mid, amount, num = int(mid), int(amount), int(num)
-    if mtype == 2:
-        acks.setdefault(mid, set()).add(num)
-        continue
-    if src != sport or mid == 0:
-        continue
-    mode, csum, size = want[mid]
-    flags = {"noack": (1, 1), "ack": (0, 0), "single-ack": (0, 1)}[mode]
-    if (n, s) != flags or c != csum or d != 0:
-        errs.append("frame %s id %d (%s): N=%s S=%s C=%s D=%s" % (frame, mid, mode, n, s, c, d))
-    if int(length) != size:
-        errs.append("frame %s id %d: data length %s, sent %d" % (frame, mid, length, size))
-    if amount != max(1, -(-size // P)):
-        errs.append("frame %s id %d: %d fragments for %d octets" % (frame, mid, amount, size))
-    seen.add(mid)
-    if rlen:
-        if mid in reasm:
-            errs.append("id %d reassembled twice" % mid)
-        reasm[mid] = int(rlen)
-for mid, (mode, csum, size) in want.items():
-    if mid not in seen:
-        errs.append("id %d not in the capture" % mid)
-    amount = max(1, -(-size // P))
-    if amount > 1 and reasm.get(mid) != size:
-        errs.append("id %d: reassembled length %s, sent %d" % (mid, reasm.get(mid), size))
-    if amount == 1 and mid in reasm:
-        errs.append("id %d: one fragment, yet reassembled" % mid)
-    want_acks = {"noack": set(), "ack": set(range(amount)), "single-ack": {amount - 1}}[mode]
-    if acks.get(mid, set()) != want_acks:
-        errs.append("id %d (%s): acks of fragments %s, want %s" % (mid, mode, sorted(acks.get(mid, ())), sorted(want_acks)))
-print("\n".join(errs) or "wireshark: %d messages, %d reassembled, all match" % (len(want), len(reasm)))
-sys.exit(1 if errs else 0)
-PY
-) || fail "$fam: $out"
+	out=$(py_run 29-wireshark-check.py "$TMP/$fam.tshark" "$TMP/$fam.plan" "$P" "$sport") || fail "$fam: $out"
 	echo "$fam: $out"
 done
 echo "wireshark ok"

@@ -28,27 +28,7 @@ for kind in v4 v6 mapped bcast; do
 	cap_start "$NS_B" "$IF_B" "$TMP/$kind.pcap"
 	bg_start "rx-$kind" in_ns "$NS_B" "$TOOL" recv "${bind[@]}" "${join[@]}" -n 6 -t 30000
 	wait_port "$NS_B" "$port"
-	out=$(in_ns "$NS_A" python3 - "$kind" "$dst" "$port" "$sport" 2>&1 <<'PY'
-import os, socket, struct, sys
-sys.path.insert(0, os.environ["REPO"] + "/tests/peer")
-from udpcp import pattern
-kind, dst, port, sport = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
-af = socket.AF_INET if kind in ("v4", "bcast") else socket.AF_INET6
-seq = 0
-for run in range(2):
-    s = socket.socket(af, socket.SOCK_DGRAM, 258)
-    if af == socket.AF_INET6:
-        s.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1 if kind == "v6" else 0)
-    s.setsockopt(socket.SOL_SOCKET, socket.SO_BROADCAST, 1)
-    s.bind(("0.0.0.0" if af == socket.AF_INET else "::", sport))
-    for _ in range(3):
-        s.sendto(pattern(seq, 2000), (dst, port))
-        seq += 1
-    s.setsockopt(258, 7, struct.pack("i", 5000))
-    s.close()
-print("sent")
-PY
-) || fail "$kind sender: $out"
+	out=$(py_run -n "$NS_A" 31-group-restart.py "$kind" "$dst" "$port" "$sport" 2>&1) || fail "$kind sender: $out"
 	rc=0
 	bg_wait "rx-$kind" || rc=$?
 	rx=$(bg_json "rx-$kind")

@@ -40,60 +40,16 @@ recreate_a() {
 	_wait_oper "$NS_B" "$IF_B"
 }
 
-cat >"$TMP/recv.py" <<'PY'
-import json, os, socket, sys, time
-sys.path.insert(0, os.environ["REPO"] + "/tests/peer")
-from ksock import udpcp_socket, wildcard, family, info, SO_RCVBUFFORCE
-from udpcp import pattern, pattern_seq
-fam, port, total, secs, ready = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4]), sys.argv[5]
-r = udpcp_socket(fam)
-r.setsockopt(socket.SOL_SOCKET, SO_RCVBUFFORCE, 8 << 20)
-r.bind((wildcard(family(fam)), port))
-open(ready, "w").close()
-got, bad = [], 0
-end = time.monotonic() + secs
-linger = None
-while time.monotonic() < (linger or end):
-    r.settimeout(max(0.05, (linger or end) - time.monotonic()))
-    try:
-        data, frm = r.recvfrom(65536)
-    except socket.timeout:
-        break
-    seq = pattern_seq(data)
-    if seq is None or data != pattern(seq, len(data)):
-        bad += 1
-    got.append(seq)
-    if len(got) >= total and linger is None:
-        linger = time.monotonic() + 2     # anything more is a duplicate
-print(json.dumps(dict(seqs=got, bad=bad, info=info(r))))
-PY
-
-cat >"$TMP/send.py" <<'PY'
-import json, os, sys
-sys.path.insert(0, os.environ["REPO"] + "/tests/peer")
-from ksock import udpcp_socket, wildcard, family, info, flush, SOL_UDPCP, TRANSFER_MODE, NOACK
-from udpcp import pattern
-fam, dst, port, sport, first, n = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6])
-s = udpcp_socket(fam)
-s.bind((wildcard(family(fam)), sport))
-s.setsockopt(SOL_UDPCP, TRANSFER_MODE, NOACK)
-SIZES = (100, 1400, 3000)
-for k in range(n):
-    s.sendto(pattern(first + k, SIZES[k % len(SIZES)]), (dst, port))
-flush(s, 60000)
-print(json.dumps(info(s)))
-PY
-
 for fam in v4 v6; do
 	port=6001 sport=7001 dead=6101
 	[ "$fam" = v6 ] && port=6002 sport=7002 dead=6102
 	dst=$(fam_dst "$fam")
 	rm -f "$TMP/ready-$fam"
 	# Phase 1: messages 1000.. ; phase 2: messages 0..199.
-	bg_start "rx-$fam" in_ns "$NS_B" python3 "$TMP/recv.py" "$fam" "$port" $((N1 + N2)) $((120 * SCALE)) "$TMP/ready-$fam"
+	bg_start "rx-$fam" py_run -n "$NS_B" 33-noack-restart-recv.py "$fam" "$port" $((N1 + N2)) $((120 * SCALE)) "$TMP/ready-$fam"
 	wait_until 30 "test -e $TMP/ready-$fam" || fail "$fam receiver did not start: $(cat "$TMP/rx-$fam.err")"
 
-	out=$(in_ns "$NS_A" python3 "$TMP/send.py" "$fam" "$dst" "$port" "$sport" 1000 "$N1" 2>&1) ||
+	out=$(py_run -n "$NS_A" 33-noack-restart-send.py "$fam" "$dst" "$port" "$sport" 1000 "$N1" 2>&1) ||
 		fail "$fam first sender: $out"
 	json_check "$fam first sender" "$out" ".tx_msgs == $N1 and .tx_timeout == 0 and .tx_pending == 0"
 	# B remembers A's last message ID.
@@ -102,7 +58,7 @@ for fam in v4 v6; do
 
 	recreate_a
 	cap_start "$NS_B" "$IF_B" "$TMP/$fam.pcap"
-	out=$(in_ns "$NS_A" python3 "$TMP/send.py" "$fam" "$dst" "$port" "$sport" 0 "$N2" 2>&1) ||
+	out=$(py_run -n "$NS_A" 33-noack-restart-send.py "$fam" "$dst" "$port" "$sport" 0 "$N2" 2>&1) ||
 		fail "$fam restarted sender: $out"
 	json_check "$fam restarted sender" "$out" ".tx_msgs == $N2 and .tx_timeout == 0 and .tx_pending == 0"
 
@@ -119,65 +75,13 @@ for fam in v4 v6; do
 	json_check "$fam receiver" "$r" ".bad == 0 and .info.rx_duplicates == 0 and .info.rx_msgs == $((N1 + N2))"
 
 	cap_udpcp "$TMP/$fam.pcap" "$port" >"$TMP/$fam.json"
-	out=$(python3 - "$TMP/$fam.json" "$sport" "$N2" <<'PY'
-import json, sys
-pkts = [json.loads(l) for l in open(sys.argv[1])]
-sport, n = int(sys.argv[2]), int(sys.argv[3])
-pkts.sort(key=lambda p: p["ts"])
-errs = [p for p in pkts if "error" in p]
-if errs:
-    sys.exit("undecodable: %s" % errs[:2])
-mine = [p for p in pkts if (p["sport"] == sport and p["type"] == 1) or (p["dport"] == sport and p["type"] == 2)]
-first = mine[0] if mine else None
-if not first or first["type"] != 1 or first["id"] != 0 or first["n"] != 0:
-    sys.exit("first packet from A is not a sync: %s" % first)
-ack = next((i for i, p in enumerate(mine) if p["type"] == 2 and p["id"] == 0), None)
-data = [i for i, p in enumerate(mine) if p["type"] == 1 and p["id"] > 0]
-if ack is None:
-    sys.exit("B never acked the sync")
-if not data or data[0] < ack:
-    sys.exit("data before the sync's ack: %s" % mine[:4])
-ids = sorted({mine[i]["id"] for i in data})
-if ids != list(range(1, n + 1)):
-    sys.exit("data IDs %s..%s (%d), want 1..%d" % (ids[:1], ids[-1:], len(ids), n))
-if any(mine[i]["n"] != 1 for i in data):
-    sys.exit("a data packet without N=1")
-syncs = sum(1 for p in mine if p["type"] == 1 and p["id"] == 0)
-print("capture: sync (ID 0, N=0) at %.3f, its ack at %.3f, first data (ID %d) at %.3f; "
-      "%d syncs, %d data packets, IDs 1..%d" %
-      (first["ts"], mine[ack]["ts"], mine[data[0]]["id"], mine[data[0]]["ts"], syncs, len(data), ids[-1]))
-PY
-) || fail "$fam capture: $out"
+	out=$(py_run 33-noack-restart-capture.py "$TMP/$fam.json" "$sport" "$N2") || fail "$fam capture: $out"
 	note "$fam $out"
 
 	# No answer to the sync: the no-ack message fails in its place, with
 	# the cause B's port unreachables give (not rate-limited away).
 	in_ns "$NS_B" sysctl -qw net.ipv4.icmp_ratelimit=0 net.ipv6.icmp.ratelimit=0
-	out=$(in_ns "$NS_A" python3 - "$fam" "$dst" "$dead" 2>&1 <<'PY'
-import errno, os, select, socket, struct, sys
-sys.path.insert(0, os.environ["REPO"] + "/tests/peer")
-from ksock import udpcp_socket, wildcard, family, info, SOL_UDPCP, TRANSFER_MODE, NOACK, TX_TIMEOUT, MAXTRY
-fam, dst, dead = sys.argv[1], sys.argv[2], int(sys.argv[3])
-s = udpcp_socket(fam)
-s.bind((wildcard(family(fam)), 0))
-s.setsockopt(SOL_UDPCP, TRANSFER_MODE, NOACK)
-s.setsockopt(SOL_UDPCP, TX_TIMEOUT, 200)
-s.setsockopt(SOL_UDPCP, MAXTRY, 2)
-s.sendto(b"z" * 77, (dst, dead))
-p = select.poll()
-p.register(s, select.POLLIN)
-if not p.poll(20000):
-    sys.exit("no POLLERR")
-_, anc, _, name = s.recvmsg(0, 512, socket.MSG_ERRQUEUE)
-e = struct.unpack_from("IBBBBII", anc[0][2])
-if (e[0], e[5], e[6]) != (errno.ECONNREFUSED, 1, 77) or name[1] != dead:
-    sys.exit("error queue: errno %d id %d len %d to %s" % (e[0], e[5], e[6], name))
-st = info(s)
-if st["tx_timeout"] != 1 or st["tx_msgs"] != 0:
-    sys.exit("info %s" % st)
-print("unanswered sync: message 1 failed with ECONNREFUSED")
-PY
-) || fail "$fam dead port: $out"
+	out=$(py_run -n "$NS_A" 33-noack-restart-dead.py "$fam" "$dst" "$dead" 2>&1) || fail "$fam dead port: $out"
 	note "$fam $out"
 done
 echo "noack-restart ok"

@@ -105,31 +105,7 @@ peer-expiry=999: ERANGE integer out of range at .defaults.peer-expiry [1000-8640
 peer-expiry=86400001: ERANGE integer out of range at .defaults.peer-expiry [1000-86400000]
 max-peers=7 with max-tries=11: ERANGE integer out of range at .defaults.params.max-tries [1-10]
 max-peers=7 with mode 3: ERANGE integer out of range at .defaults.params.transfer-mode [0-2]" "" \
-	ynl_py "$A" <<'PY'
-import errno, os
-from lib import YnlFamily, NlError
-ynl = YnlFamily(os.environ["SPEC"], "")
-def try_set(name, req):
-    try:
-        ynl.do("defaults-set", {"defaults": req})
-        print(f"{name}: accepted")
-    except NlError as e:
-        x = e.nl_msg.extack or {}
-        p = x.get("policy", {})
-        print(f"{name}: {errno.errorcode[e.error]} {x.get('msg')} at {x.get('bad-attr')}"
-              f" [{p.get('min-value', 0)}-{p.get('max-value')}]")
-for attr, vals in [("transfer-mode", [3]), ("checksum", [2]),
-                   ("tx-timeout", [0, 60001]), ("rx-timeout", [0, 60001]),
-                   ("max-tries", [0, 11]), ("outstanding-acks", [0])]:
-    for v in vals:
-        try_set(f"{attr}={v}", {"params": {attr: v}})
-for attr, vals in [("max-peers", [0, 1000001]), ("peer-expiry", [999, 86400001])]:
-    for v in vals:
-        try_set(f"{attr}={v}", {attr: v})
-# One bad attribute: the good one beside it is not applied either.
-try_set("max-peers=7 with max-tries=11", {"max-peers": 7, "params": {"max-tries": 11}})
-try_set("max-peers=7 with mode 3", {"max-peers": 7, "params": {"transfer-mode": 3, "max-tries": 2}})
-PY
+	ynl_pyfile "$A" 40-nl-defaults-ynl.py
 check "unchanged after kernel refusals" 0 "$cur" "" uctl "$A" defaults show
 
 echo "# plain output is valid input"

@@ -118,29 +118,7 @@ check "-j -u users" 0 "[{\"comm\":\"$(cat "/proc/${PID[5003]}/comm")\",\"pid\":$
 echo "# queue depths: three messages unread, two waiting for an ack"
 check "queues" 0 "rx-queue 3 bytes 600 tx-queue 0 bytes 0 partial-mem 0
 rx-queue 0 bytes 0 tx-queue 2 bytes 3100 partial-mem 0
-rx-queue 0 bytes 0 tx-queue 0 bytes 0 partial-mem 0" "" nl_py "$A" <<'PY'
-import os, socket, subprocess
-U = os.environ["U"]
-def queues(port):
-    out = subprocess.run([U, "sock", "show", "local-port", str(port)],
-                         capture_output=True, text=True, check=True).stdout
-    return out.splitlines()[2].strip()
-unread = socket.socket(socket.AF_INET, socket.SOCK_DGRAM, 258)
-unread.bind(("192.0.2.1", 5010))
-tx = socket.socket(socket.AF_INET, socket.SOCK_DGRAM, 258)
-tx.bind(("192.0.2.1", 5011))
-for n in (100, 200, 300):
-    tx.sendto(b"q" * n, ("192.0.2.1", 5010))
-tx.setsockopt(258, 7, 30000)                      # UDPCP_FLUSH: all acked
-# An address nobody answers, with a minute per try: both stay queued.
-tx.setsockopt(258, 2, 60000)                      # UDPCP_OPT_TX_TIMEOUT
-tx.sendto(b"w" * 100, ("192.0.2.99", 5012))
-tx.sendto(b"w" * 3000, ("192.0.2.99", 5012))
-print(queues(5010))
-print(queues(5011))
-unread.recv(100); unread.recv(200); unread.recv(300)
-print(queues(5010))
-PY
+rx-queue 0 bytes 0 tx-queue 0 bytes 0 partial-mem 0" "" nl_pyfile "$A" 41-nl-sock-queues.py
 
 echo "# peer count follows peers"
 check "add peer 1" 0 "" "" uctl "$A" peer add "$B4" port 1 local-port 5000
@@ -156,20 +134,7 @@ check "peer by cookie" 0 "ok
 ENOENT: no UDPCP socket is bound there at .peer.sock
 ENOENT: no UDPCP socket is bound there at .peer.sock
 EINVAL: a socket is named by its local port or cookie at .peer.sock" "" \
-	nl_py "$A" "${C[1]}" "${C[0]}" <<'PY'
-import sys
-from nlraw import *
-s = Genl()
-good, other = int(sys.argv[1]), int(sys.argv[2])
-def req(*sock):
-    return str(s.request(CMD_PEER_NEW, nest(A_PEER, ipv4(PEER_REMOTE_IPV4, "192.0.2.2"),
-                         u16(PEER_REMOTE_PORT, 9), nest(PEER_SOCK, *sock))))
-print(req(u64(SOCK_COOKIE, good)))
-print(req(u64(SOCK_COOKIE, good + 1000)))
-# cookie and port must both fit
-print(req(u64(SOCK_COOKIE, other), u16(SOCK_LOCAL_PORT, 5001)))
-print(req(u64(SOCK_COOKIE, 0)))
-PY
+	nl_pyfile "$A" 41-nl-sock-cookie.py "${C[1]}" "${C[0]}"
 check "peer added by cookie" 0 "peer $B4 port 9 local $A4:5001" "" \
 	bash -c "\"\$U\" -n \"$A\" peer show port 9 | head -n1 | sed -E 's/ state .*//'"
 

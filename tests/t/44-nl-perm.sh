@@ -14,7 +14,6 @@ topo_pair
 export A=$NS_A
 NOBODY=(setpriv --reuid=65534 --regid=65534 --clear-groups)
 as_nobody() { ip netns exec "$A" "${NOBODY[@]}" "$U" "$@"; }
-UNCHROOT=$NL_TMP/unchroot
 in_userns() { ip netns exec "$A" "$UNCHROOT" unshare -U -r "$U" "$@"; }
 
 hold_sock "$A" 0.0.0.0 5000
@@ -80,7 +79,7 @@ check "root sees both sockets' users" 0 2 "" users_seen uctl "$A"
 check "nobody sees neither" 0 0 "" users_seen as_nobody
 # A refused request is refused before it is parsed: even a malformed one.
 check "nobody, malformed request" 0 "EPERM" "" \
-	ip netns exec "$A" "${NOBODY[@]}" env PYTHONPATH="$NL_TMP" "$PY" -c '
+	ip netns exec "$A" "${NOBODY[@]}" env PYTHONPATH="$TESTS_PYPATH" "$PY" -c '
 from nlraw import *
 print(Genl().request(CMD_PEER_NEW, u32(A_PEER, 1)))'
 check "nobody cannot enter a namespace by name" 2 "" \

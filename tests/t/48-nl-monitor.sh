@@ -51,35 +51,7 @@ recv=$!
 wait_port() { ip netns exec "$NS_B" ss -Hulan "sport = :5998" | grep -q .; }
 wait_until 20 wait_port || fail "receiver on 5998"
 check "2 ok, receiver gone, 1 failed" 0 "flush 1: 0, failed []
-flush 2: 0, failed [3]" "" nl_py "$A" "$recv" <<'PY'
-import os, socket, struct, sys, time
-s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM, 258)
-s.bind(("192.0.2.1", 7002))
-s.setsockopt(258, 4, 2)                  # UDPCP_OPT_MAXTRY
-s.setsockopt(258, 2, 50)                 # UDPCP_OPT_TX_TIMEOUT
-def flush(n):
-    r = s.setsockopt(258, 7, 20000)      # UDPCP_FLUSH
-    ids = []
-    while True:
-        try:
-            _, anc, _, _ = s.recvmsg(0, 512, socket.MSG_ERRQUEUE | socket.MSG_DONTWAIT)
-        except BlockingIOError:
-            break
-        ids += [struct.unpack("IBBBBII", d[:16])[5] for _, _, d in anc]
-    print(f"flush {n}: {r or 0}, failed {ids}")
-for _ in range(2):
-    s.sendto(b"y" * 10, ("192.0.2.2", 5998))
-flush(1)
-def running(pid):                       # not gone, and not a zombie
-    try:
-        return open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[0] != "Z"
-    except FileNotFoundError:
-        return False
-while running(sys.argv[1]):             # the receiver exits after 2
-    time.sleep(0.05)
-s.sendto(b"z" * 10, ("192.0.2.2", 5998))
-flush(2)
-PY
+flush 2: 0, failed [3]" "" nl_pyfile "$A" 48-nl-monitor-flush.py "$recv"
 # (not the tool's test pattern: it calls them bad, but received them)
 wait "$recv" || true
 check "received 2" 0 "2" "" jq .received "$NL_TMP/recv.out"
@@ -123,12 +95,7 @@ j peer-removed 5998 "$A4" 7002 "" "$NS"
 j peer-created 6000 0.0.0.0 5000 "" "$NS"
 j peer-removed 6000 0.0.0.0 5000 "" "$NS")" "" cat "$NL_TMP/mon-json"
 check "-j -s monitor: JSON, every peer key" 0 "13 lines, all with remote_address remote_port local_address local_port state flags mode checksum tx_timeout_ms rx_timeout_ms max_try outstanding_acks next_msg_id idle_ms rtt_us stats" "" \
-	"$PY" -c '
-import json, sys
-lines = open(sys.argv[1]).read().splitlines()
-keys = "remote_address remote_port local_address local_port state flags mode checksum tx_timeout_ms rx_timeout_ms max_try outstanding_acks next_msg_id idle_ms rtt_us stats".split()
-ok = all(all(k in json.loads(l) for k in keys) for l in lines)
-print("%d lines, %s with %s" % (len(lines), "all" if ok else "not all", " ".join(keys)))' "$NL_TMP/mon-full"
+	py_run 48-nl-monitor-json.py keys "$NL_TMP/mon-full"
 check "-j -s monitor: counters at each failure" 0 '["msg-failed",5999,1,1,0]
 ["msg-failed",5999,2,2,0]
 ["msg-failed",5999,3,3,0]
@@ -137,12 +104,7 @@ check "-j -s monitor: counters at each failure" 0 '["msg-failed",5999,1,1,0]
 
 t_end=$(date -u +%s.%N)
 check "-t -j monitor: 13 events, each a valid UTC timestamp within the run, in order" 0 "13 ok" "" \
-	"$PY" -c '
-import datetime, json, sys
-lines = open(sys.argv[1]).read().splitlines()
-ts = [datetime.datetime.fromisoformat(json.loads(l)["timestamp"].replace("Z", "+00:00")).timestamp() for l in lines]
-ok = all(float(sys.argv[2]) - 1 <= t <= float(sys.argv[3]) + 1 for t in ts) and ts == sorted(ts)
-print(len(ts), "ok" if ok else "bad: %s" % ts)' "$NL_TMP/mon-time" "$t_start" "$t_end"
+	py_run 48-nl-monitor-json.py times "$NL_TMP/mon-time" "$t_start" "$t_end"
 check "-t monitor: the same events, each after [TIMESTAMP]" 0 "$(sed 's/^/[T] /' "$NL_TMP/mon-plain")" "" \
 	sed -E 's/^\[[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{6}Z\] /[T] /' "$NL_TMP/mon-tplain"
 check "monitor msg-failed peer-resync $B4 port 5998: those only" 0 "peer-resync $B4 port 5998 $S:7002 state idle

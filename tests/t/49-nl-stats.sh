@@ -29,28 +29,7 @@ peer tx: msgs 4 bytes 4600 timeout 0 retries 0 pmtu-restarts 0 icmp-errors 0
 peer rx: msgs 0 bytes 0 timeout 0 discarded-frags 0 duplicates 0 malformed 0 dropped 0 refused 0 crc-errors 0
 sock -j: {\"tx_msgs\":4,\"tx_bytes\":4600,\"tx_timeout\":0,\"tx_retries\":0,\"pmtu_restarts\":0,\"icmp_errors\":0,\"rx_msgs\":0,\"rx_bytes\":0,\"rx_timeout\":0,\"rx_discarded_frags\":0,\"rx_duplicates\":0,\"rx_malformed\":0,\"rx_dropped\":0,\"rx_refused\":0,\"crc_errors\":0}
 UDPCP_INFO = netlink: True" "" \
-	nl_py "$A" <<'PY'
-import json, os, socket, subprocess, sys
-sys.path.insert(0, os.environ["REPO"] + "/tests/peer")
-from ksock import info
-U = os.environ["U"]
-def ctl(*a):
-    return subprocess.run([U, *a], capture_output=True, text=True, check=True).stdout
-s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM, 258)
-s.bind(("192.0.2.1", 7000))
-for n in (100, 200, 300, 4000):                 # 4000: three fragments
-    s.sendto(b"m" * n, ("192.0.2.2", 5000))
-s.setsockopt(258, 7, 30000)                     # UDPCP_FLUSH
-for l in ctl("-s", "sock", "show", "local-port", "7000").splitlines()[3:]:
-    print("sock " + l.strip())
-for l in ctl("-s", "peer", "show", "192.0.2.2", "port", "5000", "local-port", "7000").splitlines()[3:]:
-    print("peer " + l.strip())
-nl = json.loads(ctl("-j", "-s", "sock", "show"))[0]["stats"]
-print("sock -j: " + json.dumps(nl, separators=(",", ":")))
-ui = info(s)
-ui = {k: ui.get(k) for k in nl}             # a counter UDPCP_INFO lacks: None
-print("UDPCP_INFO = netlink:", ui == nl or (ui, nl))
-PY
+	nl_pyfile "$A" 49-nl-stats-traffic.py
 out=$(ip netns exec "$A" "$TOOL" send -b "$A4" 7001 -d "$B4" 5999 -n 2 --max-try 2 --tx-timeout 50) && rc=0 || rc=$?
 check_eq "two failures" "3 [1,2]" "$rc $(jq -c .failed_ids <<<"$out")"
 

@@ -151,27 +151,5 @@ echo "# the examples of Documentation/udpcpctl.rst, as written, in a fresh names
 _ns_add C c
 # Each "$ " line of a literal block runs in C with bash; the lines after it
 # are its stdout; it must exit 0.  Prints what differs.
-check "udpcpctl.rst examples" 0 "" "" "$PY" - "$REPO/Documentation/udpcpctl.rst" "$C" "$(dirname "$U")" <<'PY'
-import os, subprocess, sys
-doc, ns, bindir = sys.argv[1:4]
-cmds, cur = [], None
-for line in open(doc):
-    line = line.rstrip("\n")
-    if line.startswith("    $ "):
-        cur = [line[6:], []]
-        cmds.append(cur)
-    elif cur is not None and line.startswith("    ") and line.strip():
-        cur[1].append(line[4:])
-    else:
-        cur = None
-if len(cmds) < 10:
-    print(f"only {len(cmds)} commands found")
-env = dict(os.environ, PATH=bindir + ":" + os.environ["PATH"])
-for cmd, want in cmds:
-    r = subprocess.run(["ip", "netns", "exec", ns, "bash", "-c", cmd], env=env,
-                       capture_output=True, text=True)
-    got = r.stdout.rstrip("\n").split("\n") if r.stdout else []
-    if r.returncode or got != want or r.stderr:
-        print(f"$ {cmd}: exit {r.returncode}\n  stdout {got}\n  expected {want}\n  stderr {r.stderr!r}")
-PY
+check "udpcpctl.rst examples" 0 "" "" py_run 52-nl-save-doc.py "$REPO/Documentation/udpcpctl.rst" "$C" "$(dirname "$U")"
 nl_done
