@@ -77,7 +77,7 @@ checkpatch() {
 		awk '/^(ERROR|WARNING|CHECK):/ { msg = $0; next }
 		     msg && /^#[0-9]+: FILE: / { f = $3; sub(/:[0-9]+:$/, "", f)
 			 sub(/^(ERROR|WARNING|CHECK):/, "", msg); m = msg; sub(/:.*/, "", m)
-			 print m ":" f ": " substr(msg, length(m) + 2); msg = ""; next }
+			 t = substr(msg, length(m) + 2); sub(/^ +/, "", t); print m ":" f ": " t; msg = ""; next }
 		     msg && !/^#/ { sub(/^(ERROR|WARNING|CHECK):/, "", msg); print msg ":-: "; msg = "" }
 		     END { if (msg) print msg }' |
 		grep -v -E "^($(IFS='|'; echo "${exceptions[*]}")):" || true
