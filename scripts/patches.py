@@ -469,6 +469,32 @@ def rst_merge(main, parts):
     return text.replace('``module/', '``net/udpcp/')
 
 
+def intree_paths(text):
+    """The repository's paths in prose as the tree's: module/ is
+    net/udpcp/, uapi/linux/ is include/uapi/linux/ (not in #include <>)."""
+    text = re.sub(r'(?<![/\w])module/', 'net/udpcp/', text)
+    return re.sub(r'(?<![/<\w])uapi/linux/', 'include/uapi/linux/', text)
+
+
+# What a reviewer would read as the out-of-tree project's, reported by
+# make patches (not an error: the sources say it, and they are others' to
+# change).
+OUT_OF_TREE = re.compile(r'\b(compat\b|out[- ]of[- ]tree|tests/|udpcpctl/|make progs|dkms|'
+                         r'(?<![\w.])6\.(1|2|6|12|13)(?![\w.]))', re.I)
+
+
+def notes(out):
+    for f in sorted(os.listdir(out)):
+        if f.startswith('0000'):
+            continue
+        path = None
+        for line in read(os.path.join(out, f)).split('\n'):
+            if line.startswith('+++ b/'):
+                path = line[6:]
+            elif path and line.startswith('+') and OUT_OF_TREE.search(line):
+                print('patches: note: %s: %s' % (path, line[1:].strip()), file=sys.stderr)
+
+
 def respell(text, tree):
     """The corrections of the tree's scripts/spelling.txt (what checkpatch
     flags), whole words, in prose."""
@@ -626,12 +652,12 @@ def main():
     # 1: uapi and spec
     uapi = sorted(os.listdir(os.path.join(repo, 'uapi/linux')))
     for f in uapi:
-        s.write('include/uapi/linux/' + f, read(os.path.join(repo, 'uapi/linux', f)))
+        s.write('include/uapi/linux/' + f, intree_paths(read(os.path.join(repo, 'uapi/linux', f))))
     s.write('Documentation/netlink/specs/udpcp.yaml',
-            read(os.path.join(repo, 'Documentation/netlink/specs/udpcp.yaml')))
+            intree_paths(read(os.path.join(repo, 'Documentation/netlink/specs/udpcp.yaml'))))
     maintainers(['Documentation/netlink/specs/udpcp.yaml'] +
                 ['include/uapi/linux/' + f for f in uapi])
-    s.commit('udpcp: add the uapi header and the generic netlink spec', '''
+    s.commit('net: udpcp: add the uapi header and the generic netlink spec', '''
 UDPCP is the transport of OBSAI RP1 (Appendix A), the interface between
 the baseband and radio units of cellular base stations: reliable messages
 of up to 65487 bytes over UDP, acknowledged, retransmitted, checksummed
@@ -663,7 +689,7 @@ value above 255 never appears in an IP header, as with IPPROTO_MPTCP.
         for bad in ('LINUX_VERSION_CODE', 'KERNEL_VERSION(', 'compat.h'):
             if bad in src:
                 die('net/udpcp/%s: %s left after resolving compat.h' % (f, bad))
-        s.write('net/udpcp/' + f, src)
+        s.write('net/udpcp/' + f, intree_paths(src))
     s.write('net/udpcp/Makefile', kbuild_to_makefile(read(os.path.join(mod, 'Kbuild')), compat))
     s.write('net/udpcp/Kconfig', KCONFIG)
     maintainers(['net/udpcp/'])
@@ -719,7 +745,8 @@ a module.
     parts = [(p, read(os.path.join(d, p + '.rst')))
              for p in ('udpcp-protocol', 'udpcp-netlink') if os.path.exists(os.path.join(d, p + '.rst'))]
     s.write('Documentation/networking/udpcp.rst',
-            respell(rst_merge(read(os.path.join(d, 'udpcp.rst')), parts), a.tree))
+            intree_paths(respell(rst_merge(read(os.path.join(d, 'udpcp.rst')), parts),
+                                 a.tree)))
     idx = s.get('Documentation/networking/index.rst')
     idx, n = re.subn(r'^(   tls-offload\n)', r'\1   udpcp\n', idx, count=1, flags=re.M)
     if not n:
@@ -769,6 +796,7 @@ generic netlink family is present.
     s.git('format-patch', '-q', '--cover-letter', '--subject-prefix=PATCH net-next',
           '-o', os.path.abspath(out), 'HEAD~5')
     cover(out, a.base_name or '.'.join(map(str, ver)))
+    notes(out)
     shutil.rmtree(s.dir)
 
 
