@@ -27,7 +27,7 @@ DOC_PROGS	:= $(patsubst %.c,%,$(wildcard Documentation/examples/*.c))
 BENCH_PROGS	:= bench/udpcp-bench
 
 .PHONY: all module progs deps check check-style demo check-debug ci bench \
-	install deb clean
+	install deb patches clean
 
 all: module progs
 
@@ -74,6 +74,12 @@ ci:
 # bench/run.sh boots one guest and runs every figure (BENCH_SMOKE=1: briefly).
 bench: deps all
 	@$(WITH_KVER) bench/run.sh
+
+# The upstream form: a git format-patch series against the newest installed
+# linux-source-6.12, into build/patches (PATCHES_OUT= elsewhere);
+# tests/host/patches.sh applies, builds and checkpatches it in make check.
+patches: deps
+	@scripts/patches.sh
 
 install: all
 	@DESTDIR="$(DESTDIR)" PREFIX="$(PREFIX)" scripts/install.sh

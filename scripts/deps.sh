@@ -12,6 +12,9 @@ pkgs=(
 pkgs+=(flex bison libelf-dev bc libssl-dev dwarves rsync)
 # For the netlink spec: 6.12's tools/net/ynl and its schema check.
 pkgs+=(linux-source-6.12 python3-jsonschema)
+# For the patch series (make patches): git (format-patch, am) and what the
+# 6.12 tree's checkpatch.pl runs for SPDX tags (scripts/spdxcheck.py).
+pkgs+=(git python3-ply python3-git)
 # For the benchmark plot.
 pkgs+=(python3-matplotlib)
 # For the style gate on the tests' Python (scripts/check-style.sh).
