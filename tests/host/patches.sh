@@ -115,7 +115,10 @@ for p in "${series[@]}"; do
 		fi
 	fi
 	if grep -q '^net/Kconfig' <<<"$files"; then
-		if (cd "$tree" && make -s listnewconfig 2>&1) | grep -q '^CONFIG_UDPCP='; then
+		# Captured first: under pipefail, grep -q quitting early would
+		# fail the pipeline by make's SIGPIPE.
+		newconfig=$(cd "$tree" && make -s listnewconfig 2>&1)
+		if grep -q '^CONFIG_UDPCP=' <<<"$newconfig"; then
 			ok "$name: Kconfig offers CONFIG_UDPCP"
 		else
 			fail "$name: Kconfig offers CONFIG_UDPCP"
