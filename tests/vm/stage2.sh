@@ -12,6 +12,20 @@ export HOME=/root LANG=C.UTF-8 PYTHONUNBUFFERED=1
 # shellcheck source=/dev/null
 . "$io/env"
 
+# The end, parsed here before anything runs: from 6.11 the power-off resets
+# the virtio devices, which breaks the 9p shares this script (cache=none) and
+# every external command come from, and PID 1 must never exit (that panics,
+# as a read of the rest of this script failing did under load on 6.12).  So:
+# builtins and tmpfs only, and no return.
+power_off() {
+	echo o >/proc/sysrq-trigger
+	while :; do
+		read -r -t 10 <>/run/udpcp-tick
+		echo b >/proc/sysrq-trigger # -no-reboot turns a reboot into an exit too
+	done
+}
+mkfifo /run/udpcp-tick
+
 # A live copy of the kernel log, so a crash still leaves what came before it.
 dmesg -w >"$io/dmesg.log" 2>/dev/null &
 dmesg_pid=$!
@@ -65,6 +79,4 @@ wait "$dmesg_pid" 2>/dev/null
 dmesg >"$io/dmesg.tmp" 2>/dev/null && mv -f "$io/dmesg.tmp" "$io/dmesg.log"
 echo "$rc" >"$io/status.tmp" && mv -f "$io/status.tmp" "$io/status"
 sync
-echo o >/proc/sysrq-trigger
-sleep 10
-echo b >/proc/sysrq-trigger # -no-reboot turns a reboot into an exit too
+power_off
