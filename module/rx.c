@@ -38,6 +38,7 @@ struct udpcp_rx_part {
 	u16			len;
 	u8			amount;
 	u8			count;
+	bool			waiting;	/* for receive-queue room */
 	DECLARE_BITMAP(have, UDPCP_MAX_FRAGS + 1);
 };
 
@@ -477,7 +478,12 @@ static bool udpcp_rx_make_room(struct udpcp_peer *peer, unsigned int truesize)
 		if (usk->rx_partial_mem + truesize <= limit)
 			break;
 		vpeer = victim->peer;
-		if (vpeer == peer)
+		/*
+		 * One waiting for queue room has every fragment acked but
+		 * the last, which its sender retransmits alone: evicted, it
+		 * could only fail.  The reader, or its rx timeout, frees it.
+		 */
+		if (vpeer == peer || victim->waiting)
 			continue;
 		/* What it held back waits for its own deadline. */
 		udpcp_rx_part_drop(vpeer, victim, true, UDPCP_DROP_EVICTED);
@@ -544,8 +550,10 @@ static void udpcp_rx_deliver_ack(struct udpcp_peer *peer,
 		udpcp_rx_refused(peer, why);
 		udpcp_rx_drop_frag(peer, last, pkt->id, pkt->h.frag_amount,
 				   why);
-		if (part)
+		if (part) {
+			part->waiting = true;
 			udpcp_rx_part_rearm(peer, part);
+		}
 		return;
 	}
 	if (part) {

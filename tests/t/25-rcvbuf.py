@@ -11,6 +11,7 @@ import socket
 import struct
 import sys
 import time
+import zlib
 
 from udpcp import pattern
 from ksock import SOL_UDPCP, TX_TIMEOUT, MAXTRY, FLUSH, udpcp_socket, info, family, wildcard
@@ -25,6 +26,12 @@ MSGS = [pattern(k, SIZE) for k in range(COUNT)]
 
 def sock(ns, bind_port):
     return udpcp_socket(fam, ns)
+
+def data_packet(amount, number, msg_id, length, payload):
+    """A data packet in ack mode (N=0, S=0) with its Adler-32 (C=1)."""
+    body = struct.pack("!IBBBBHH", 0, 1 << 6 | 2 << 3 | 1 << 1, 0, amount,
+                       number, msg_id, length) + payload
+    return struct.pack("!I", zlib.adler32(body)) + body[4:]
 
 def fail(msg):
     sys.exit("%s: %s" % (fam, msg))
@@ -46,6 +53,24 @@ if si["tx_pending"] != COUNT - 1 or si["tx_msgs"] != 1:
     fail("sender while the receiver does not read: %s (want 1 sent, %d pending)" % (si, COUNT - 1))
 if ri["rx_queued"] != 1 or ri["rx_msgs"] != 1 or ri["rx_dropped"] < 1:
     fail("receiver not reading: %s (want 1 queued, rx_dropped > 0)" % ri)
+
+# Message 2 now waits for queue room: its first fragments are stored and
+# acked, its last was refused.  Other sources' partial messages need more
+# than the room left for partials: theirs are evicted for each other, but
+# message 2's must not be, or its sender, retransmitting the last fragment
+# alone, could only fail it.
+FRAG = 1000
+flood = []
+for k in range(6):
+    f = socket.socket(af, socket.SOCK_DGRAM)
+    f.bind((any_addr, 0))
+    flood.append(f)
+    for num in range(2):
+        f.sendto(data_packet(10, num, 1, 10 * FRAG, bytes([k]) * FRAG), (dst, port))
+time.sleep(0.5)
+fi = info(r)
+if fi["rx_discarded_frags"] <= ri["rx_discarded_frags"]:
+    fail("the flood of partial messages evicted nothing: %s" % fi)
 t_read = time.time()
 r.settimeout(5)
 for k in range(COUNT):

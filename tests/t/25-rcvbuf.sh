@@ -5,8 +5,11 @@
 #    does not read: the message that does not fit is not acknowledged (its
 #    last fragment's ack appears in the capture only after the application
 #    started reading), the sender keeps it pending (UDPCP_INFO tx_pending),
-#    the receiver counts rx_dropped and holds one message (rx_queued); once
-#    the application reads, every message arrives, in order, once;
+#    the receiver counts rx_dropped and holds one message (rx_queued);
+#    partial messages from six other sources then need more room than is
+#    left: they evict each other (rx_discarded_frags moves) but not the
+#    waiting message, whose fragments but the last were acked; once the
+#    application reads, every message arrives, in order, once, none failed;
 #  - a slow reader (udpcp-tool recv --slow) with a small buffer and a
 #    sender in single-ack mode: 20 messages all arrive exactly once, the
 #    sender retransmitted and nothing failed.
