@@ -11,15 +11,20 @@
 # CPUs or more they share it without waiting on each other.  The debug
 # suite is the longer: when make check is done, its CPU runs the second
 # part of tests/debug/suite.list in a second debug guest (work directory
-# build/debug-2), so that both end at about the same time and the whole
-# fits CI's time.  Then the same CPU runs tests/suite-6.12.list on Debian
-# 12's 6.12 kernel (make check KVER=...: the module built, style-checked
-# and tested there too).  UDPCP_CI_SERIAL=1 runs them one after the other.  Each
-# one's output goes to build/ci/<target>.log and is shown, whole, when it
-# ends.
+# build/debug-2).  The first debug part's CPU then runs
+# tests/suite-6.12.list on Debian 12's 6.12 kernel (make check KVER=...:
+# the module built, style-checked and tested there too), in a copy of the
+# tree (build/ci/tree-6.12), since make check there rebuilds module/ for
+# 6.12 while the stock suite may still load it from this one.  So both
+# CPUs end at about the same time (in CI of 12-06 the 6.12 run after the
+# second debug part kept one CPU busy 25 minutes longer than the other).
+# UDPCP_CI_SERIAL=1 runs them one after the other, in this tree.  Each
+# one's output goes to build/ci/<target>.log and is shown, whole, at the
+# end.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 mkdir -p build/ci
+rm -f build/ci/*.rc build/ci/*.head
 
 # Built once here: the two runs below would otherwise both build the
 # same programs at the same time.
@@ -50,44 +55,68 @@ fold() {
 	fi
 }
 
-# check_612: make check on the 6.12 kernel, the tests of suite-6.12.list.
-rc_612=
+# check_612 [TREE]: make check on the 6.12 kernel, the tests of
+# suite-6.12.list, in TREE (default here); its exit status.
 check_612() {
-	local k t
+	local tree=${1:-.} k t rc
 	mapfile -t t < <(awk '!/^[[:space:]]*(#|$)/ { print $1 }' tests/suite-6.12.list)
 	if k=$(scripts/kver.sh 6.12); then
 		UDPCP_SKIP_SELFTEST=1 UDPCP_GUEST_OUT=$PWD/build/guest-6.12 \
-			make check KVER="$k" TESTS="${t[*]}" >build/ci/check-6.12.log 2>&1
-		rc_612=$?
+			make -C "$tree" check KVER="$k" TESTS="${t[*]}" >build/ci/check-6.12.log 2>&1
+		rc=$?
 	else
 		echo "FAIL check-6.12 (no 6.12 kernel: make deps installs it)" >build/ci/check-6.12.log
 		echo "0 passed, 1 failed" >>build/ci/check-6.12.log
-		rc_612=1
+		rc=1
 	fi
-	echo "=== make check KVER=${k:-6.12} (exit $rc_612, after $((SECONDS - t0)) s)"
-	cat build/ci/check-6.12.log
+	echo "=== make check KVER=${k:-6.12} (exit $rc, after $((SECONDS - t0)) s)" >build/ci/check-6.12.head
+	return $rc
+}
+
+# A copy of the sources without build products, for check_612.
+tree_612() {
+	local dst=build/ci/tree-6.12
+	rm -rf "$dst" && mkdir -p "$dst" &&
+		tar -C . --exclude=./build -cf - . | tar -C "$dst" -xf - &&
+		echo "$dst"
 }
 
 t0=$SECONDS
+rc_debug2=
 if [ "${UDPCP_CI_SERIAL:-0}" = 1 ] || [ "$(nproc)" -lt 2 ]; then
 	make check 2>&1 | tee build/ci/check.log
 	rc_check=${PIPESTATUS[0]}
 	make check-debug 2>&1 | tee build/ci/check-debug.log
 	rc_debug=${PIPESTATUS[0]}
-	rc_debug2=
 	check_612
+	rc_612=$?
+	cat build/ci/check-6.12.head build/ci/check-6.12.log
 else
 	mapfile -t first < <(tests/debug/suite.sh first)
 	mapfile -t second < <(tests/debug/suite.sh second)
 	make check >build/ci/check.log 2>&1 &
 	pid_check=$!
-	make check-debug TESTS="${first[*]}" >build/ci/check-debug.log 2>&1 &
+	# One CPU: the first debug part, then the 6.12 run.
+	(
+		make check-debug TESTS="${first[*]}" >build/ci/check-debug.log 2>&1
+		echo $? >build/ci/check-debug.rc
+		echo "=== make check-debug (exit $(cat build/ci/check-debug.rc), after $((SECONDS - t0)) s)" \
+			>build/ci/check-debug.head
+		if tree=$(tree_612); then
+			check_612 "$tree"
+		else
+			echo "FAIL check-6.12 (could not copy the tree)" >build/ci/check-6.12.log
+			echo "0 passed, 1 failed" >>build/ci/check-6.12.log
+			false
+		fi
+		echo $? >build/ci/check-6.12.rc
+	) &
 	pid_debug=$!
+	# The other: make check, then the second debug part.
 	wait "$pid_check"
 	rc_check=$?
 	echo "=== make check (exit $rc_check, after $((SECONDS - t0)) s)"
 	cat build/ci/check.log
-	rc_debug2=
 	if [ ${#second[@]} -gt 0 ]; then
 		UDPCP_DEBUG_WORK=$PWD/build/debug-2 UDPCP_SKIP_DEBUG_SELFTEST=1 \
 			make check-debug TESTS="${second[*]}" >build/ci/check-debug-2.log 2>&1
@@ -95,11 +124,11 @@ else
 		echo "=== make check-debug, second guest (exit $rc_debug2, after $((SECONDS - t0)) s)"
 		cat build/ci/check-debug-2.log
 	fi
-	check_612
 	wait "$pid_debug"
-	rc_debug=$?
-	echo "=== make check-debug (exit $rc_debug, after $((SECONDS - t0)) s)"
-	cat build/ci/check-debug.log
+	rc_debug=$(cat build/ci/check-debug.rc 2>/dev/null || echo 1)
+	rc_612=$(cat build/ci/check-6.12.rc 2>/dev/null || echo 1)
+	cat build/ci/check-debug.head build/ci/check-debug.log
+	cat build/ci/check-6.12.head build/ci/check-6.12.log 2>/dev/null
 fi
 fold check "$rc_check"
 fold check-debug "$rc_debug"
