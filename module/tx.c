@@ -130,6 +130,36 @@ static int udpcp_tx_lend(struct sk_buff *skb, const struct sk_buff *msg,
 	return len ? -EFAULT : 0;
 }
 
+/*
+ * A message of one packet goes out as a clone of the skb sendmsg copied
+ * it into (udpcp_alloc_msg() left room in front): nothing is allocated or
+ * copied but the clone.  The message's headroom is released to its clones
+ * (as TCP does), each taking the headers of its transmission there; so
+ * only one clone at a time: while the last one is still below us (a
+ * queue, the receiver's socket), NULL, and the packet is built.
+ */
+static struct sk_buff *udpcp_tx_clone(struct sk_buff *msg, u8 flags, u16 id)
+{
+	struct sk_buff *skb;
+
+	if (skb_is_nonlinear(msg) ||
+	    skb_headroom(msg) < UDPCP_HEADROOM + UDPCP_HDR_LEN)
+		return NULL;
+	if (!msg->nohdr) {
+		if (skb_cloned(msg))
+			return NULL;
+		__skb_header_release(msg);
+	} else if ((atomic_read(&skb_shinfo(msg)->dataref) &
+		    SKB_DATAREF_MASK) != 1) {
+		return NULL;
+	}
+	skb = skb_clone(msg, GFP_ATOMIC);
+	if (skb)
+		udpcp_hdr_build(skb_push(skb, UDPCP_HDR_LEN), UDPCP_TYPE_DATA,
+				flags, 0, 1, 0, id, msg->len);
+	return skb;
+}
+
 static void udpcp_tx_frag(struct udpcp_peer *peer, unsigned int num,
 			  struct sk_buff_head *xmitq)
 {
@@ -155,17 +185,22 @@ static void udpcp_tx_frag(struct udpcp_peer *peer, unsigned int num,
 	}
 	if (peer->tx_csum)
 		flags |= UDPCP_F_CHECKSUM;
-	skb = udpcp_tx_build(UDPCP_TYPE_DATA, flags, 0, peer->tx_frags, num,
-			     peer->tx_id, msg->len, lend ? 0 : len);
-	if (!skb)
-		return;
-	if (lend)
-		err = udpcp_tx_lend(skb, msg, off, len);
-	else
-		err = skb_copy_bits(msg, off, skb_put(skb, len), len);
-	if (err) {
-		kfree_skb(skb);
-		return;
+	skb = peer->tx_frags == 1 ? udpcp_tx_clone(msg, flags, peer->tx_id) :
+				    NULL;
+	if (!skb) {
+		skb = udpcp_tx_build(UDPCP_TYPE_DATA, flags, 0, peer->tx_frags,
+				     num, peer->tx_id, msg->len,
+				     lend ? 0 : len);
+		if (!skb)
+			return;
+		if (lend)
+			err = udpcp_tx_lend(skb, msg, off, len);
+		else
+			err = skb_copy_bits(msg, off, skb_put(skb, len), len);
+		if (err) {
+			kfree_skb(skb);
+			return;
+		}
 	}
 	/* Charged to the sender until it leaves: sendmsg feels the backlog. */
 	skb_set_owner_w(skb, &peer->usk->inet.sk);
