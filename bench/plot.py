@@ -238,10 +238,11 @@ def build(meta, figs):
     # issue 14: ratios of one boot, checksums on (the default), both families
     for fam in (4, 6):
         for s, lim in ((1400, 1.0), (16384, 0.9), (65487, 0.9)):
-            target(f"no-ack {size_label(s)} B >= {lim} x UDP one-way", fam,
+            L = {1400: "1400 B", 16384: "16 KB", 65487: "64 KB"}[s]
+            target(f"no-ack {L} >= {lim} x UDP one-way", fam,
                    ratio(F.get("udpcp-noack", s, 1, fam), F.get("udp-oneway", s, 1, fam)),
                    lim, ">=", "msgs/s ratio")
-        target("single-ack 64K goodput >= 1.0 x UDP one-way", fam,
+        target("single-ack 64 KB goodput >= 1.0 x UDP one-way", fam,
                ratio(F.get("udpcp-single", 65487, 1, fam), F.get("udp-oneway", 65487, 1, fam)),
                1.0, ">=", "bytes/s ratio (same message size)")
         target("ack 64 B >= 8 x user-space UDPCP", fam,
