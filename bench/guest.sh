@@ -23,7 +23,7 @@
 #
 # Environment: BENCH_SECS (per run, default 1), BENCH_REPS (rounds, 5),
 # BENCH_WARM (warm-up before each run, 0.5), BENCH_MEM_PEERS (5000),
-# BENCH_MEM_SOCKS (500).
+# BENCH_MEM_SOCKS (500); BENCH_ICOUNT (bench/run.sh's, recorded as "clock").
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 : "${UDPCP_TEST:=bench}"
@@ -70,6 +70,8 @@ mkdir -p "$(dirname "$out")"
 {
 	printf '{"test":"meta","kernel":"%s","cpus":%s,"smoke":%s,"secs":%s,"reps":%s,"warm":%s,' \
 		"$(uname -r)" "$(nproc)" $smoke "$secs" "$reps" "$warm"
+	# BENCH_ICOUNT: set by bench/run.sh (the QEMU -icount shift, 0 = none)
+	printf '"clock":"%s",' "$([ "${BENCH_ICOUNT:-0}" != 0 ] && echo "icount shift=$BENCH_ICOUNT" || echo wallclock)"
 	printf '"git":"%s","ko_md5":"%s","date":"%s"}\n' \
 		"$(git -C "$REPO" describe --always --dirty 2>/dev/null || echo unknown)" \
 		"$(md5sum <"$UDPCP_KO" | cut -c1-12)" "$(date -u +%FT%TZ)"

@@ -3,7 +3,8 @@
 # loaded into this machine's kernel: the project's module lives in the guest.
 #
 #   tests/vm/guest.sh [--kernel IMAGE] [--modules DIR] [--timeout SECS]
-#                     [--append ARGS] [--out DIR] [--shell] [--] CMD...
+#                     [--append ARGS] [--out DIR] [--icount SHIFT] [--shell]
+#                     [--] CMD...
 #
 # The guest sees this machine's / read-only (9p) under a tmpfs overlay, so
 # every installed tool and the work tree are there at the same paths; CMD
@@ -23,6 +24,11 @@
 #                   /lib/modules/$(uname -r)
 #   --append ARGS   extra kernel command line (the debug kernel wants pci=noacpi)
 #   --out DIR       where the outputs go (and the I/O share; one guest per DIR)
+#   --icount SHIFT  guest time counts executed instructions, 2^SHIFT ns each
+#                   (QEMU -icount shift=SHIFT,sleep=off): timings no longer
+#                   depend on the host's load (the benchmark uses it); the
+#                   guest's clock then runs apart from the host's (--timeout
+#                   stays host seconds); the guest gets one CPU then
 #   --shell         interactive shell on the serial console instead of (or
 #                   after) CMD; `exit` powers off, Ctrl-A X kills QEMU
 # UDPCP_KERNEL, UDPCP_MODULES, UDPCP_APPEND in the environment are the
@@ -34,11 +40,12 @@ repo=$(cd "$here/../.." && pwd)
 cache=${UDPCP_CACHE:-/var/cache/udpcp}/guest
 
 usage() {
-	sed -n '4,6p' "$0" | sed 's/^# \{0,1\}//' >&2
+	sed -n '4,7p' "$0" | sed 's/^# \{0,1\}//' >&2
 	exit 2
 }
 
 kernel=${UDPCP_KERNEL:-} modules=${UDPCP_MODULES:-} append=${UDPCP_APPEND:-} shell=0 out=$repo/build/guest timeout=
+icount=
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel) kernel=$2; shift 2 ;;
@@ -46,6 +53,7 @@ while [ $# -gt 0 ]; do
 	--timeout) timeout=$2; shift 2 ;;
 	--append) append=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
+	--icount) icount=$2; shift 2 ;;
 	--shell) shell=1; shift ;;
 	--) shift; break ;;
 	-h | --help) usage ;;
@@ -54,6 +62,7 @@ while [ $# -gt 0 ]; do
 	esac
 done
 [ $# -gt 0 ] || [ $shell = 1 ] || usage
+[ -z "$icount" ] || [[ "$icount" =~ ^[0-9]+$ ]] || { echo "guest: --icount wants a shift (0-10)" >&2; usage; }
 # A shell waits for a human: no timeout unless asked for.
 [ -n "$timeout" ] || { [ $shell = 1 ] && timeout=0 || timeout=1200; }
 
@@ -126,6 +135,10 @@ qemu=(qemu-system-x86_64 -accel tcg,thread=single -smp 2 -m 2G -cpu max,la57=off
 	-device virtio-9p-pci,fsdev=root,mount_tag=hostroot
 	-fsdev "local,id=io,path=$out,security_model=none,multidevs=remap"
 	-device virtio-9p-pci,fsdev=io,mount_tag=udpcpio)
+# -icount needs single-threaded TCG (above); sleep=off: an idle guest skips
+# ahead to its next timer instead of waiting for the host's clock.  One
+# CPU: QEMU 7.2 hangs bringing up the second CPU under -icount.
+[ -n "$icount" ] && qemu+=(-icount "shift=$icount,sleep=off" -smp 1)
 
 if [ $shell = 1 ]; then
 	if [ "$timeout" = 0 ]; then
