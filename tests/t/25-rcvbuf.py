@@ -11,9 +11,8 @@ import socket
 import struct
 import sys
 import time
-import zlib
 
-from udpcp import pattern
+from udpcp import Packet, pattern
 from ksock import SOL_UDPCP, TX_TIMEOUT, MAXTRY, FLUSH, udpcp_socket, info, family, wildcard
 
 fam, dst, port, sport, ns_a, ns_b = sys.argv[1:]
@@ -26,12 +25,6 @@ MSGS = [pattern(k, SIZE) for k in range(COUNT)]
 
 def sock(ns, bind_port):
     return udpcp_socket(fam, ns)
-
-def data_packet(amount, number, msg_id, length, payload):
-    """A data packet in ack mode (N=0, S=0) with its Adler-32 (C=1)."""
-    body = struct.pack("!IBBBBHH", 0, 1 << 6 | 2 << 3 | 1 << 1, 0, amount,
-                       number, msg_id, length) + payload
-    return struct.pack("!I", zlib.adler32(body)) + body[4:]
 
 def fail(msg):
     sys.exit("%s: %s" % (fam, msg))
@@ -66,7 +59,9 @@ for k in range(6):
     f.bind((any_addr, 0))
     flood.append(f)
     for num in range(2):
-        f.sendto(data_packet(10, num, 1, 10 * FRAG, bytes([k]) * FRAG), (dst, port))
+        # Packet's defaults: data, ack mode (N=0, S=0), Adler-32 (C=1).
+        f.sendto(Packet(amount=10, number=num, msg_id=1, length=10 * FRAG,
+                        payload=bytes([k]) * FRAG).encode(), (dst, port))
 time.sleep(0.5)
 fi = info(r)
 if fi["rx_discarded_frags"] <= ri["rx_discarded_frags"]:
