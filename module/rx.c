@@ -479,9 +479,10 @@ static bool udpcp_rx_make_room(struct udpcp_peer *peer, unsigned int truesize)
 			break;
 		vpeer = victim->peer;
 		/*
-		 * One waiting for queue room has every fragment acked but
-		 * the last, which its sender retransmits alone: evicted, it
-		 * could only fail.  The reader, or its rx timeout, frees it.
+		 * One waiting for queue room is whole but for the fragment
+		 * refused: evicted, its ID is given up, and the sender's
+		 * retransmissions (of that fragment alone in ack mode) can
+		 * only fail.  The reader, or its rx timeout, frees it.
 		 */
 		if (vpeer == peer || victim->waiting)
 			continue;
