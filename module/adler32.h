@@ -25,7 +25,8 @@
 #include "compat.h"
 
 #ifdef CONFIG_X86_64
-#include <asm/cpufeature.h>
+#include <linux/cpufeature.h>
+#include <linux/timekeeping.h>
 #include <asm/fpu/api.h>
 #endif
 
@@ -263,17 +264,64 @@ static inline enum udpcp_adler32_simd udpcp_adler32_simd(void)
 		return UDPCP_ADLER_SSSE3;
 	return UDPCP_ADLER_SCALAR;
 }
+
+/*
+ * The variant udpcp_adler32() uses, set once before the first socket by
+ * udpcp_adler32_pick() (each user of this header defines it).
+ */
+extern enum udpcp_adler32_simd udpcp_adler32_how;
+
+/* Nanoseconds @how takes for @len octets of @buf, the best of a few runs. */
+static inline u64 udpcp_adler32_time(enum udpcp_adler32_simd how,
+				     const u8 *buf, size_t len)
+{
+	u64 best = U64_MAX, t;
+	int run;
+
+	for (run = 0; run < 5; run++) {
+		t = ktime_get_ns();
+		if (how == UDPCP_ADLER_SCALAR)
+			udpcp_adler32_scalar(1, buf, len);
+		else
+			udpcp_adler32_vec(1, buf, len, how);
+		best = min(best, ktime_get_ns() - t);
+	}
+	return best;
+}
+
+/*
+ * The fastest variant this CPU has, measured on @buf as lib/raid6 and
+ * crypto/xor choose theirs: whether the vector units pay depends on the
+ * CPU, and an emulated one (QEMU's TCG) runs AVX2 several times slower
+ * than the word loop.  Process context, where the FPU may be used.
+ * @ns gets each variant's time (scalar, SSSE3, AVX2; 0: not on this CPU).
+ */
+static inline enum udpcp_adler32_simd
+udpcp_adler32_pick(const u8 *buf, size_t len, u64 ns[3])
+{
+	enum udpcp_adler32_simd best = UDPCP_ADLER_SCALAR, how;
+	enum udpcp_adler32_simd top = udpcp_adler32_simd();
+
+	ns[0] = udpcp_adler32_time(UDPCP_ADLER_SCALAR, buf, len);
+	ns[1] = 0;
+	ns[2] = 0;
+	if (!irq_fpu_usable())
+		return best;
+	for (how = UDPCP_ADLER_SSSE3; how <= top; how++) {
+		ns[how] = udpcp_adler32_time(how, buf, len);
+		if (ns[how] < ns[best])
+			best = how;
+	}
+	return best;
+}
 #endif /* CONFIG_X86_64 */
 
 static inline u32 udpcp_adler32(u32 adler, const u8 *buf, size_t len)
 {
 #ifdef CONFIG_X86_64
-	if (len >= UDPCP_ADLER_SIMD_MIN) {
-		enum udpcp_adler32_simd how = udpcp_adler32_simd();
-
-		if (how != UDPCP_ADLER_SCALAR && irq_fpu_usable())
-			return udpcp_adler32_vec(adler, buf, len, how);
-	}
+	if (len >= UDPCP_ADLER_SIMD_MIN && udpcp_adler32_how != UDPCP_ADLER_SCALAR &&
+	    irq_fpu_usable())
+		return udpcp_adler32_vec(adler, buf, len, udpcp_adler32_how);
 #endif
 	return udpcp_adler32_scalar(adler, buf, len);
 }

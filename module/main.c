@@ -129,6 +129,7 @@ static int __init udpcp_init(void)
 	err = udpcp_mib_check();
 	if (err)
 		return err;
+	udpcp_adler32_init();
 	err = udpcp_peer_cache_init();
 	if (err)
 		return err;

@@ -2,8 +2,35 @@
 /*
  * UDPCP: the packet header and its Adler-32 checksum.
  */
+#include <linux/random.h>
+
 #include "udpcp.h"
 #include "adler32.h"
+
+#ifdef CONFIG_X86_64
+enum udpcp_adler32_simd udpcp_adler32_how __read_mostly;
+
+/* Picks the fastest Adler-32 variant this CPU has, once, at load. */
+void __init udpcp_adler32_init(void)
+{
+	static const char * const names[] = { "scalar", "ssse3", "avx2" };
+	u64 ns[3];
+	u8 *buf;
+
+	buf = kmalloc(PAGE_SIZE, GFP_KERNEL);
+	if (!buf)
+		return;	/* stays scalar */
+	get_random_bytes(buf, PAGE_SIZE);
+	udpcp_adler32_how = udpcp_adler32_pick(buf, PAGE_SIZE, ns);
+	kfree(buf);
+	pr_info("udpcp: Adler-32 by %s (ns per %lu octets: scalar %llu, ssse3 %llu, avx2 %llu; 0: not on this CPU)\n",
+		names[udpcp_adler32_how], PAGE_SIZE, ns[0], ns[1], ns[2]);
+}
+#else
+void __init udpcp_adler32_init(void)
+{
+}
+#endif
 
 void udpcp_hdr_build(struct udpcp_hdr *h, u8 type, u8 flags, u8 flags2,
 		     u8 amount, u8 num, u16 id, u16 len)

@@ -5,10 +5,11 @@
  *
  * Every variant is checked on its own: the scalar word loop, and on x86-64
  * each vector one the CPU has (SSSE3, AVX2), plus udpcp_adler32() itself,
- * which picks one by length.  On load, over all 0xff, zeros and random
- * octets, at every start offset 0..7: every length 0..NMAX+16 from the
- * initial value 1, the short and near-NMAX lengths from values near the
- * modulus, and 64 KB messages.  Any difference fails the load (-EINVAL)
+ * which picks one by length (set here to the widest the CPU has, whatever
+ * udpcp_adler32_pick() would choose, so that its vector path is checked).
+ * On load, over all 0xff, zeros and random octets, at every start offset
+ * 0..7: every length 0..NMAX+16 from the initial value 1, the short and
+ * near-NMAX lengths from values near the modulus, and 64 KB messages.  Any difference fails the load (-EINVAL)
  * after printing it.  Then each sums the same 64 KB buffer a number of
  * times, and the log says ns per KB of each, and ns per call of the scalar
  * and the chosen vector variant at short lengths (where the FPU starts to
@@ -45,6 +46,8 @@ static u32 sum_any(u32 adler, const u8 *buf, size_t len)
 }
 
 #ifdef CONFIG_X86_64
+enum udpcp_adler32_simd udpcp_adler32_how;
+
 static u32 sum_ssse3(u32 adler, const u8 *buf, size_t len)
 {
 	return udpcp_adler32_vec(adler, buf, len, UDPCP_ADLER_SSSE3);
@@ -174,7 +177,7 @@ static void time_calls(adler_fn simd, const u8 *buf)
 
 static int __init adler32_test_init(void)
 {
-	const char *simd = "none";
+	const char *simd = "none", *pick = "scalar";
 	unsigned int from = 0;
 	adler_fn simd_fn = NULL;
 	char speeds[200], ran[80];
@@ -196,10 +199,20 @@ static int __init adler32_test_init(void)
 		simd_fn = sum_ssse3;
 	}
 	from = UDPCP_ADLER_SIMD_MIN;
+	udpcp_adler32_how = udpcp_adler32_simd();
 #endif
 	buf = kmalloc(BUF_LEN, GFP_KERNEL);
 	if (!buf)
 		return -ENOMEM;
+#ifdef CONFIG_X86_64
+	{
+		static const char * const names[] = { "scalar", "ssse3", "avx2" };
+		u64 ns[3];
+
+		get_random_bytes(buf, PAGE_SIZE);
+		pick = names[udpcp_adler32_pick(buf, PAGE_SIZE, ns)];
+	}
+#endif
 	memset(buf, 0xff, BUF_LEN);
 	bad = compare(buf, "0xff");
 	memset(buf, 0, BUF_LEN);
@@ -219,8 +232,8 @@ static int __init adler32_test_init(void)
 	if (simd_fn)
 		time_calls(simd_fn, buf);
 	kfree(buf);
-	pr_info("udpcp_adler32_test: %u differences; checked:%s; simd %s, from %u octets; %s\n",
-		bad, ran, simd, from, speeds);
+	pr_info("udpcp_adler32_test: %u differences; checked:%s; simd %s, from %u octets; %s; the module would pick %s\n",
+		bad, ran, simd, from, speeds, pick);
 	return bad ? -EINVAL : 0;
 }
 
