@@ -81,6 +81,24 @@ tree_612() {
 		echo "$dst"
 }
 
+# watch_log NAME LOG: each test's line of LOG, as it comes, with the time
+# since the suites started, so that a run cut off still shows how far it
+# got.  The logs are shown whole at the end.
+watchers=()
+watch_log() {
+	: >"$2"
+	(
+		tail -n +1 -F --pid=$$ "$2" 2>/dev/null | while IFS= read -r l; do
+			case $l in
+			"ok "* | "FAIL "* | "skip "*)
+				printf 'ci: %s +%ss %s\n' "$1" "$((SECONDS - t0))" "$l"
+				;;
+			esac
+		done
+	) &
+	watchers+=($!)
+}
+
 t0=$SECONDS
 rc_debug2=
 if [ "${UDPCP_CI_SERIAL:-0}" = 1 ] || [ "$(nproc)" -lt 2 ]; then
@@ -94,6 +112,10 @@ if [ "${UDPCP_CI_SERIAL:-0}" = 1 ] || [ "$(nproc)" -lt 2 ]; then
 else
 	mapfile -t first < <(tests/debug/suite.sh first)
 	mapfile -t second < <(tests/debug/suite.sh second)
+	watch_log check build/ci/check.log
+	watch_log check-debug build/ci/check-debug.log
+	watch_log check-debug-2 build/ci/check-debug-2.log
+	watch_log check-6.12 build/ci/check-6.12.log
 	make check >build/ci/check.log 2>&1 &
 	pid_check=$!
 	# One CPU: the first debug part, then the 6.12 run.
@@ -125,6 +147,7 @@ else
 		cat build/ci/check-debug-2.log
 	fi
 	wait "$pid_debug"
+	kill "${watchers[@]}" 2>/dev/null
 	rc_debug=$(cat build/ci/check-debug.rc 2>/dev/null || echo 1)
 	rc_612=$(cat build/ci/check-6.12.rc 2>/dev/null || echo 1)
 	cat build/ci/check-debug.head build/ci/check-debug.log

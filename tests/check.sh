@@ -17,7 +17,8 @@
 # --kernel, --modules, --append: e.g. the debug kernel; then build the
 # self-test modules for it with KDIR=<its tree>); UDPCP_KO (module to test, default
 # module/udpcp.ko); UDPCP_GUEST_OUT (guest output dir, default build/guest);
-# UDPCP_CHECK_TIMEOUT (whole-guest limit, default: sum of test timeouts + 120 s);
+# UDPCP_CHECK_TIMEOUT (whole-guest limit, default: sum of test timeouts + 120 s,
+# and no later than UDPCP_DEADLINE, seconds since the epoch);
 # UDPCP_TESTS_DIR (tests to run, default tests/t).  The test modules of
 # tests/kmod are built here against KDIR (default the stock headers).
 set -uo pipefail
@@ -111,6 +112,14 @@ if [ -z "$limit" ]; then
 		limit=$((limit + ${t:-120} + 10))
 	done
 	limit=$((limit * UDPCP_TIMEOUT_SCALE))
+fi
+# UDPCP_DEADLINE (seconds since the epoch; CI sets it): the guest is
+# stopped in time for this run to say what passed, what failed and which
+# test was running, rather than CI being cut off with nothing said.
+if [ -n "${UDPCP_DEADLINE:-}" ]; then
+	left=$((UDPCP_DEADLINE - $(date +%s)))
+	[ "$left" -lt 60 ] && left=60
+	[ "$left" -lt "$limit" ] && limit=$left
 fi
 
 log=$out/check.log
