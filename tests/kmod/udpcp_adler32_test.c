@@ -9,11 +9,12 @@
  * udpcp_adler32_pick() would choose, so that its vector path is checked).
  * On load, over all 0xff, zeros and random octets, at every start offset
  * 0..7: every length 0..NMAX+16 from the initial value 1, the short and
- * near-NMAX lengths from values near the modulus, and 64 KB messages.  Any difference fails the load (-EINVAL)
- * after printing it.  Then each sums the same 64 KB buffer a number of
- * times, and the log says ns per KB of each, and ns per call of the scalar
- * and the chosen vector variant at short lengths (where the FPU starts to
- * pay).  Load it only in a test guest.
+ * near-NMAX lengths from values near the modulus, and 64 KB messages.
+ * Any difference fails the load (-EINVAL) after printing it.  Then each
+ * sums the same 64 KB buffer a number of times, and the log says ns per
+ * KB of each, and ns per call of the scalar and the chosen vector variant
+ * at short lengths (where the FPU starts to pay).  Load it only in a test
+ * guest.
  */
 #include <linux/module.h>
 #include <linux/random.h>
