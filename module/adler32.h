@@ -265,6 +265,13 @@ static inline enum udpcp_adler32_simd udpcp_adler32_simd(void)
 	return UDPCP_ADLER_SCALAR;
 }
 
+static inline const char *udpcp_adler32_name(enum udpcp_adler32_simd how)
+{
+	static const char * const names[] = { "scalar", "ssse3", "avx2" };
+
+	return names[how];
+}
+
 /*
  * The variant udpcp_adler32() uses, set once before the first socket by
  * udpcp_adler32_pick() (each user of this header defines it).

@@ -13,7 +13,6 @@ enum udpcp_adler32_simd udpcp_adler32_how __read_mostly;
 /* Picks the fastest Adler-32 variant this CPU has, once, at load. */
 void __init udpcp_adler32_init(void)
 {
-	static const char * const names[] = { "scalar", "ssse3", "avx2" };
 	u64 ns[3];
 	u8 *buf;
 
@@ -24,7 +23,7 @@ void __init udpcp_adler32_init(void)
 	udpcp_adler32_how = udpcp_adler32_pick(buf, PAGE_SIZE, ns);
 	kfree(buf);
 	pr_info("udpcp: Adler-32 by %s (ns per %lu octets: scalar %llu, ssse3 %llu, avx2 %llu; 0: not on this CPU)\n",
-		names[udpcp_adler32_how], PAGE_SIZE, ns[0], ns[1], ns[2]);
+		udpcp_adler32_name(udpcp_adler32_how), PAGE_SIZE, ns[0], ns[1], ns[2]);
 }
 #else
 void __init udpcp_adler32_init(void)

@@ -207,11 +207,10 @@ static int __init adler32_test_init(void)
 		return -ENOMEM;
 #ifdef CONFIG_X86_64
 	{
-		static const char * const names[] = { "scalar", "ssse3", "avx2" };
 		u64 ns[3];
 
 		get_random_bytes(buf, PAGE_SIZE);
-		pick = names[udpcp_adler32_pick(buf, PAGE_SIZE, ns)];
+		pick = udpcp_adler32_name(udpcp_adler32_pick(buf, PAGE_SIZE, ns));
 	}
 #endif
 	memset(buf, 0xff, BUF_LEN);
