@@ -61,8 +61,13 @@ check_612() {
 	local tree=${1:-.} k t rc
 	mapfile -t t < <(awk '!/^[[:space:]]*(#|$)/ { print $1 }' tests/suite-6.12.list)
 	if k=$(scripts/kver.sh 6.12); then
-		UDPCP_SKIP_SELFTEST=1 UDPCP_GUEST_OUT=$PWD/build/guest-6.12 \
-			make -C "$tree" check KVER="$k" TESTS="${t[*]}" >build/ci/check-6.12.log 2>&1
+		# make all, not make check: make check's style gate (which
+		# builds for 6.12 too) and packages already ran in this tree.
+		{
+			make -C "$tree" -s all KVER="$k" &&
+				(cd "$tree" && UDPCP_SKIP_SELFTEST=1 UDPCP_GUEST_OUT=$PWD/build/guest-6.12 \
+					KVER="$k" tests/check.sh "${t[@]}")
+		} >build/ci/check-6.12.log 2>&1
 		rc=$?
 	else
 		echo "FAIL check-6.12 (no 6.12 kernel: make deps installs it)" >build/ci/check-6.12.log

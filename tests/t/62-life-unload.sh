@@ -1,5 +1,5 @@
 #!/bin/bash
-# Lifecycle under load (c): load -> traffic -> close -> rmmod at once, 100
+# Lifecycle under load (c): load -> traffic -> close -> rmmod at once, 30
 # cycles (5 on the debug kernel).  Each cycle loads the module, sends 20
 # messages (1, 3 and 22 fragments; IPv4 and IPv6 in turn; ack and
 # single-ack in turn) that must arrive exactly once and intact, leaves a
@@ -13,7 +13,7 @@
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../fuzz/lib.sh"
 
-cycles=${FZ_CYCLES:-$(fz_count 100 5)}
+cycles=${FZ_CYCLES:-$(fz_count 30 5)}
 n=20
 topo_pair
 udpcp_unload
