@@ -12,10 +12,11 @@
 # suite is the longer: when make check is done, its CPU runs the second
 # part of tests/debug/suite.list in a second debug guest (work directory
 # build/debug-2).  The first debug part's CPU then runs
-# tests/suite-6.12.list on Debian 12's 6.12 kernel (make check KVER=...:
-# the module built, style-checked and tested there too), in a copy of the
-# tree (build/ci/tree-6.12), since make check there rebuilds module/ for
-# 6.12 while the stock suite may still load it from this one.  So both
+# tests/suite-6.12.list on Debian 12's 6.12 kernel (make all KVER=...,
+# then tests/check.sh: make check's style gate already built for 6.12),
+# in a copy of the tree (build/ci/tree-6.12), since building there
+# rebuilds module/ for 6.12 while the stock suite may still load it from
+# this one.  So both
 # CPUs end at about the same time (in CI of 12-06 the 6.12 run after the
 # second debug part kept one CPU busy 25 minutes longer than the other).
 # UDPCP_CI_SERIAL=1 runs them one after the other, in this tree.  Each
@@ -63,6 +64,7 @@ check_612() {
 	if k=$(scripts/kver.sh 6.12); then
 		# make all, not make check: make check's style gate (which
 		# builds for 6.12 too) and packages already ran in this tree.
+		# The guest's output stays in the copy, beside its module.
 		{
 			make -C "$tree" -s all KVER="$k" &&
 				(cd "$tree" && UDPCP_SKIP_SELFTEST=1 UDPCP_GUEST_OUT=$PWD/build/guest-6.12 \
