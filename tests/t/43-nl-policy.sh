@@ -5,7 +5,7 @@
 # in them, an operation in the wrong mode.  Each is refused with its errno
 # and extack text, at the attribute the kernel points to; none changes
 # anything.  ynl's own CLI is refused the same way for a missing address.
-# timeout: 90
+# timeout: 150
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../lib/nl.sh"
 udpcp_load
