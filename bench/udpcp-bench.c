@@ -1256,6 +1256,36 @@ static void settle(void)
 	usleep(300000);
 }
 
+/*
+ * An idle peer is one with nothing in flight: the syncs to ports without a
+ * receiver fail only after their tries, and until then the messages and
+ * the failure reports on the error queue would be counted as the peer's.
+ */
+static void mem_quiesce(int fd)
+{
+	char buf[64], cbuf[512];
+	struct udpcp_info info;
+
+	for (int i = 0; i < 600; i++) {
+		udpcp_info(fd, &info);
+		if (!info.udpi_tx_pending)
+			break;
+		usleep(100000);
+	}
+	if (info.udpi_tx_pending)
+		die("mem: %u messages still in flight after 60 s", info.udpi_tx_pending);
+	for (;;) {
+		struct iovec iov = { buf, sizeof(buf) };
+		struct msghdr mh = {
+			.msg_iov = &iov, .msg_iovlen = 1,
+			.msg_control = cbuf, .msg_controllen = sizeof(cbuf),
+		};
+
+		if (recvmsg(fd, &mh, MSG_ERRQUEUE | MSG_DONTWAIT) < 0)
+			break;
+	}
+}
+
 static int cmd_mem(int argc, char **argv)
 {
 	enum { PEER, SLAB, PCPU, VM, USK, UDP, NRES };
@@ -1311,6 +1341,7 @@ static int cmd_mem(int argc, char **argv)
 			peerfds[npeerfds++] = fd;
 			/* the first peer: the socket's own first-use costs */
 			sendto(fd, &one, 1, 0, (struct sockaddr *)&to, len);
+			mem_quiesce(fd);
 			settle();
 			mem_read(a);
 			for (int i = 1; i <= peers; i++) {
@@ -1319,6 +1350,7 @@ static int cmd_mem(int argc, char **argv)
 					die("mem: send to peer %d: %s (max-peers?)", i, strerror(errno));
 			}
 			total_peers += peers + 1;
+			mem_quiesce(fd);
 			settle();
 			mem_read(b);
 			res[d][PEER][rep] = (double)(mem_total(b) - mem_total(a)) / peers;
