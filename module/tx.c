@@ -97,15 +97,16 @@ void udpcp_tx_send_ack(struct udpcp_peer *peer, const struct udpcp_hdr *h,
 }
 
 /*
- * Point @skb at @len octets of the paged message @msg from @off: its pages
- * are shared, not copied.  Nothing writes them once sendmsg filled them,
- * and whoever would write a packet's pages in place copies shared ones.
+ * Point @skb at @len octets of the paged message @msg from @off, behind
+ * the frags it has: the pages are shared, not copied.  Nothing writes
+ * them once sendmsg filled them, and whoever would write a packet's pages
+ * in place copies shared ones.
  */
 static int udpcp_tx_lend(struct sk_buff *skb, const struct sk_buff *msg,
 			 unsigned int off, unsigned int len)
 {
 	const struct skb_shared_info *si = skb_shinfo(msg);
-	unsigned int i, n = 0, size;
+	unsigned int i, n = skb_shinfo(skb)->nr_frags, size;
 
 	for (i = 0; i < si->nr_frags && len; i++) {
 		const skb_frag_t *f = &si->frags[i];
@@ -160,20 +161,11 @@ static struct sk_buff *udpcp_tx_clone(struct sk_buff *msg, u8 flags, u16 id)
 	return skb;
 }
 
-static void udpcp_tx_frag(struct udpcp_peer *peer, unsigned int num,
-			  struct sk_buff_head *xmitq)
+/* The header flags of the message in flight's data packets. */
+static u8 udpcp_tx_flags(const struct udpcp_peer *peer)
 {
-	struct sk_buff *msg = peer->tx_msg;
-	unsigned int off = num * peer->tx_frag_payload;
-	unsigned int len = min_t(unsigned int, msg->len - off,
-				 peer->tx_frag_payload);
-	/* udpcp_alloc_msg() puts large messages wholly into pages. */
-	bool lend = !skb_headlen(msg);
-	struct sk_buff *skb;
-	int err;
 	u8 flags = 0;
 
-	lockdep_assert_held(&peer->usk->lock);
 	switch (peer->tx_mode) {
 	case UDPCP_NOACK:
 		/* Deployed peers send S=1 with N=1. */
@@ -185,6 +177,112 @@ static void udpcp_tx_frag(struct udpcp_peer *peer, unsigned int num,
 	}
 	if (peer->tx_csum)
 		flags |= UDPCP_F_CHECKSUM;
+	return flags;
+}
+
+/*
+ * Takes off @skb's frags from @nr_frags on, and their octets: pages that
+ * udpcp_tx_burst() took a reference on, put back the same way.
+ */
+static void udpcp_tx_unlend(struct sk_buff *skb, unsigned int nr_frags)
+{
+	struct skb_shared_info *si = skb_shinfo(skb);
+	const skb_frag_t *f;
+
+	while (si->nr_frags > nr_frags) {
+		f = &si->frags[--si->nr_frags];
+		skb->len -= skb_frag_size(f);
+		skb->data_len -= skb_frag_size(f);
+		skb->truesize -= skb_frag_size(f);
+		put_page(skb_frag_page(f));
+	}
+}
+
+/*
+ * Fragments @num on, at most @count of them, as one UDP GSO packet: the
+ * stack routes and queues them once, and the device or validate_xmit()
+ * cuts them at every gso_size boundary.  Each datagram's UDPCP header
+ * sits at its boundary: the first in the linear part, the others in a
+ * page of headers; the payload is the message's pages, lent.  Only full
+ * fragments but the message's last, so that every boundary is one.
+ * Returns how many fragments went into *@burst (0: none, send them one
+ * by one).
+ */
+static unsigned int udpcp_tx_burst(struct udpcp_peer *peer, unsigned int num,
+				   unsigned int count, struct sk_buff **burst)
+{
+	struct sk_buff *msg = peer->tx_msg;
+	unsigned int pay = peer->tx_frag_payload;
+	unsigned int i, off, len, nr_frags;
+	u8 flags = udpcp_tx_flags(peer);
+	struct udpcp_hdr *h;
+	struct sk_buff *skb;
+	struct page *hdrs;
+
+	lockdep_assert_held(&peer->usk->lock);
+	count = min_t(unsigned int, count, PAGE_SIZE / UDPCP_HDR_LEN);
+	hdrs = alloc_page(GFP_ATOMIC);
+	if (!hdrs)
+		return 0;
+	skb = udpcp_udp_alloc(UDPCP_HDR_LEN);
+	if (!skb) {
+		put_page(hdrs);
+		return 0;
+	}
+	skb->truesize += PAGE_SIZE;
+	for (i = 0; i < count; i++) {
+		off = (num + i) * pay;
+		len = min_t(unsigned int, msg->len - off, pay);
+		nr_frags = skb_shinfo(skb)->nr_frags;
+		if (!i) {
+			h = skb_put(skb, UDPCP_HDR_LEN);
+		} else {
+			if (nr_frags == MAX_SKB_FRAGS)
+				break;
+			h = page_address(hdrs) + i * UDPCP_HDR_LEN;
+			get_page(hdrs);
+			skb_fill_page_desc(skb, nr_frags, hdrs,
+					   i * UDPCP_HDR_LEN, UDPCP_HDR_LEN);
+			skb->len += UDPCP_HDR_LEN;
+			skb->data_len += UDPCP_HDR_LEN;
+			skb->truesize += UDPCP_HDR_LEN;
+		}
+		/* Out of frags: this fragment goes in the next burst. */
+		if (udpcp_tx_lend(skb, msg, off, len)) {
+			udpcp_tx_unlend(skb, nr_frags);
+			break;
+		}
+		udpcp_hdr_build(h, UDPCP_TYPE_DATA, flags, 0, peer->tx_frags,
+				num + i, peer->tx_id, msg->len);
+		if (flags & UDPCP_F_CHECKSUM)
+			udpcp_csum_set_part(h, msg, off, len);
+	}
+	put_page(hdrs);
+	if (i < 2) {
+		kfree_skb(skb);
+		return 0;
+	}
+	skb_shinfo(skb)->gso_type = SKB_GSO_UDP_L4;
+	skb_shinfo(skb)->gso_size = UDPCP_HDR_LEN + pay;
+	skb_shinfo(skb)->gso_segs = i;
+	*burst = skb;
+	return i;
+}
+
+static void udpcp_tx_frag(struct udpcp_peer *peer, unsigned int num,
+			  struct sk_buff_head *xmitq)
+{
+	struct sk_buff *msg = peer->tx_msg;
+	unsigned int off = num * peer->tx_frag_payload;
+	unsigned int len = min_t(unsigned int, msg->len - off,
+				 peer->tx_frag_payload);
+	/* udpcp_alloc_msg() puts large messages wholly into pages. */
+	bool lend = !skb_headlen(msg);
+	u8 flags = udpcp_tx_flags(peer);
+	struct sk_buff *skb;
+	int err;
+
+	lockdep_assert_held(&peer->usk->lock);
 	skb = peer->tx_frags == 1 ? udpcp_tx_clone(msg, flags, peer->tx_id) :
 				    NULL;
 	if (!skb) {
@@ -231,9 +329,31 @@ static void udpcp_tx_fill(struct udpcp_peer *peer, struct sk_buff_head *xmitq)
 	}
 	while (peer->tx_next < peer->tx_frags &&
 	       peer->tx_next - peer->tx_base < window) {
-		trace_udpcp_frag_send(peer, peer->tx_id, peer->tx_next,
-				      peer->tx_frags, peer->tx_tries);
-		udpcp_tx_frag(peer, peer->tx_next++, xmitq);
+		unsigned int room = min_t(unsigned int,
+					  peer->tx_frags - peer->tx_next,
+					  window - (peer->tx_next - peer->tx_base));
+		struct sk_buff *burst;
+		unsigned int n = 0;
+
+		/* Paged messages only: their pages are lent to the burst. */
+		if (room > 1 && !skb_headlen(peer->tx_msg))
+			n = udpcp_tx_burst(peer, peer->tx_next, room, &burst);
+		if (!n) {
+			trace_udpcp_frag_send(peer, peer->tx_id, peer->tx_next,
+					      peer->tx_frags, peer->tx_tries);
+			udpcp_tx_frag(peer, peer->tx_next++, xmitq);
+			continue;
+		}
+		while (n--)
+			trace_udpcp_frag_send(peer, peer->tx_id,
+					      peer->tx_next++, peer->tx_frags,
+					      peer->tx_tries);
+		skb_set_owner_w(burst, &peer->usk->inet.sk);
+		if (udpcp_udp_route(peer, burst)) {
+			kfree_skb(burst);
+			continue;
+		}
+		__skb_queue_tail(xmitq, burst);
 	}
 }
 

@@ -327,6 +327,15 @@ static void udpcp_udp_xmit(struct sk_buff *skb)
 	skb->ignore_df = 0;
 	/* iptunnel_xmit() counts in skb->dev's tstats as if a tunnel's. */
 	skb->dev = NULL;
+	/*
+	 * A GSO burst's UDP checksum is left to the device or to the
+	 * segmentation, per datagram: udp_set_csum() only seeds it.
+	 */
+	if (skb_is_gso(skb)) {
+		skb->ip_summed = CHECKSUM_PARTIAL;
+		skb->csum_start = skb_headroom(skb) - sizeof(struct udphdr);
+		skb->csum_offset = offsetof(struct udphdr, check);
+	}
 	if (cb.v4) {
 		udp_tunnel_xmit_skb((struct rtable *)dst, cb.sk, skb,
 				    cb.saddr.s6_addr32[3], cb.daddr.s6_addr32[3],

@@ -694,6 +694,8 @@ bool udpcp_udp_dest_is_broadcast(struct udpcp_peer *peer);
 void udpcp_hdr_build(struct udpcp_hdr *h, u8 type, u8 flags, u8 flags2,
 		     u8 amount, u8 num, u16 id, u16 len);
 void udpcp_csum_set(struct sk_buff *skb);
+void udpcp_csum_set_part(struct udpcp_hdr *h, const struct sk_buff *msg,
+			 unsigned int off, unsigned int len);
 void udpcp_adler32_init(void);
 bool udpcp_csum_ok(const struct sk_buff *skb, unsigned int offset,
 		   const struct udpcp_hdr *h);

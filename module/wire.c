@@ -43,22 +43,38 @@ void udpcp_hdr_build(struct udpcp_hdr *h, u8 type, u8 flags, u8 flags2,
 	h->msg_len = htons(len);
 }
 
-/* Over octets @from to the end of @skb, linear or not; never written. */
+/* Over octets @from to @to of @skb, linear or not; never written. */
 static u32 udpcp_adler32_skb(u32 sum, const struct sk_buff *skb,
-			     unsigned int from)
+			     unsigned int from, unsigned int to)
 {
 	struct skb_seq_state st;
 	unsigned int consumed = 0, n;
 	const u8 *data;
 
 	if (!skb_is_nonlinear(skb))
-		return udpcp_adler32(sum, skb->data + from, skb->len - from);
-	skb_prepare_seq_read((struct sk_buff *)skb, from, skb->len, &st);
+		return udpcp_adler32(sum, skb->data + from, to - from);
+	skb_prepare_seq_read((struct sk_buff *)skb, from, to, &st);
 	while ((n = skb_seq_read(consumed, &data, &st)) != 0) {
+		/* A block runs to its frag's end, past @to if that is inside. */
+		n = min(n, to - from - consumed);
 		sum = udpcp_adler32(sum, data, n);
 		consumed += n;
 	}
 	return sum;
+}
+
+/*
+ * A header that a GSO burst carries apart from its payload, @len octets
+ * of the message @msg from @off: summed as one packet.
+ */
+void udpcp_csum_set_part(struct udpcp_hdr *h, const struct sk_buff *msg,
+			 unsigned int off, unsigned int len)
+{
+	u32 sum;
+
+	h->checksum = 0;
+	sum = udpcp_adler32(1, (const u8 *)h, UDPCP_HDR_LEN);
+	h->checksum = htonl(udpcp_adler32_skb(sum, msg, off, off + len));
 }
 
 /* Over a packet that we built: header at skb->data, in the linear part. */
@@ -67,7 +83,7 @@ void udpcp_csum_set(struct sk_buff *skb)
 	struct udpcp_hdr *h = (struct udpcp_hdr *)skb->data;
 
 	h->checksum = 0;
-	h->checksum = htonl(udpcp_adler32_skb(1, skb, 0));
+	h->checksum = htonl(udpcp_adler32_skb(1, skb, 0, skb->len));
 }
 
 /*
@@ -83,6 +99,6 @@ bool udpcp_csum_ok(const struct sk_buff *skb, unsigned int offset,
 
 	zeroed.checksum = 0;
 	sum = udpcp_adler32(1, (const u8 *)&zeroed, sizeof(zeroed));
-	return udpcp_adler32_skb(sum, skb, offset + UDPCP_HDR_LEN) ==
+	return udpcp_adler32_skb(sum, skb, offset + UDPCP_HDR_LEN, skb->len) ==
 	       ntohl(h->checksum);
 }

@@ -73,7 +73,16 @@ bg_json() {
 
 _caps=()
 cap_start() {
-	local ns=$1 dev=$2 file=$3
+	local ns=$1 dev=$2 file=$3 n d
+	# The module sends a large message's fragments as UDP GSO bursts: a
+	# capture would see one packet per burst where the wire has one per
+	# datagram.  With gso_max_segs 1 every device cuts a burst into its
+	# datagrams before the packet taps (validate_xmit).
+	for n in $(ip netns list | awk '{ print $1 }'); do
+		for d in $(ip -n "$n" -o link show | awk -F': ' '{ sub(/@.*/, "", $2); print $2 }'); do
+			ip -n "$n" link set dev "$d" gso_max_segs 1 2>/dev/null
+		done
+	done
 	ip netns exec "$ns" dumpcap -q -P -i "$dev" -w "$file" >"$file.log" 2>&1 &
 	_caps+=($!)
 	on_exit "kill $! 2>/dev/null"
