@@ -16,14 +16,15 @@ udpcp_load
 topo_pair
 
 N=10
+fams=$FAMILIES
 # The debug kernel under TCG is about ten times slower: fewer messages,
-# every path still taken.
-[ "${UDPCP_DEBUG_KERNEL:-0}" = 1 ] && N=3
+# and mapped (IPv4's path from an IPv6 socket) left to Debian's kernel.
+[ "${UDPCP_DEBUG_KERNEL:-0}" = 1 ] && N=2 fams="v4 v6"
 SIZE=65487
 tx_packets() { ip -n "$NS_A" -s -j link show dev "$IF_A" | jq '.[0].stats64.tx.packets'; }
 
 i=0
-for fam in $FAMILIES; do
+for fam in $fams; do
 	P=$(frag_payload "$fam")
 	frags=$(((SIZE + P - 1) / P))
 	for mode in noack single-ack; do
