@@ -48,21 +48,28 @@ static struct sk_buff *udpcp_tx_build(u8 type, u8 flags, u8 flags2,
 	return skb;
 }
 
-/*
- * A built packet, payload and all, leaves for @peer: summed where its
- * header says so, routed, queued on @xmitq for after the state lock.
- */
-static void udpcp_tx_packet(struct udpcp_peer *peer, struct sk_buff *skb,
-			    struct sk_buff_head *xmitq)
+/* A summed packet or burst is routed, queued on @xmitq for after the lock. */
+static void udpcp_tx_route(struct udpcp_peer *peer, struct sk_buff *skb,
+			   struct sk_buff_head *xmitq)
 {
 	lockdep_assert_held(&peer->usk->lock);
-	if (((struct udpcp_hdr *)skb->data)->flags & UDPCP_F_CHECKSUM)
-		udpcp_csum_set(skb);
 	if (udpcp_udp_route(peer, skb)) {
 		kfree_skb(skb);
 		return;
 	}
 	__skb_queue_tail(xmitq, skb);
+}
+
+/*
+ * A built packet, payload and all, leaves for @peer: summed where its
+ * header says so, then routed.
+ */
+static void udpcp_tx_packet(struct udpcp_peer *peer, struct sk_buff *skb,
+			    struct sk_buff_head *xmitq)
+{
+	if (((struct udpcp_hdr *)skb->data)->flags & UDPCP_F_CHECKSUM)
+		udpcp_csum_set(skb);
+	udpcp_tx_route(peer, skb, xmitq);
 }
 
 static void udpcp_tx_sync(struct udpcp_peer *peer, struct sk_buff_head *xmitq)
@@ -348,12 +355,9 @@ static void udpcp_tx_fill(struct udpcp_peer *peer, struct sk_buff_head *xmitq)
 			trace_udpcp_frag_send(peer, peer->tx_id,
 					      peer->tx_next++, peer->tx_frags,
 					      peer->tx_tries);
+		/* Each datagram was summed as the burst was built. */
 		skb_set_owner_w(burst, &peer->usk->inet.sk);
-		if (udpcp_udp_route(peer, burst)) {
-			kfree_skb(burst);
-			continue;
-		}
-		__skb_queue_tail(xmitq, burst);
+		udpcp_tx_route(peer, burst, xmitq);
 	}
 }
 
