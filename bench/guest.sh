@@ -23,7 +23,8 @@
 #
 # Environment: BENCH_SECS (per run, default 1), BENCH_REPS (rounds, 5),
 # BENCH_WARM (warm-up before each run, 0.5), BENCH_MEM_PEERS (5000),
-# BENCH_MEM_SOCKS (500); BENCH_ICOUNT (bench/run.sh's, recorded as "clock").
+# BENCH_MEM_SOCKS (500); BENCH_ICOUNT (bench/run.sh's, recorded as "clock");
+# BENCH_FAMILIES ("4 6"; the memory figure always measures both).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 : "${UDPCP_TEST:=bench}"
@@ -42,6 +43,11 @@ while [ $# -gt 0 ]; do
 	esac
 done
 [ "${BENCH_SMOKE:-0}" = 1 ] && smoke=1
+families=${BENCH_FAMILIES:-4 6}
+case $families in
+4 | 6 | "4 6") ;;
+*) echo "bench/guest.sh: BENCH_FAMILIES is \"4\", \"6\" or \"4 6\", not \"$families\"" >&2; exit 2 ;;
+esac
 
 if [ $smoke = 1 ]; then
 	# Long enough that the slowest figure (user-space UDPCP, 64 KB in ack
@@ -68,8 +74,8 @@ on_exit "kill $srv 2>/dev/null; wait $srv 2>/dev/null"
 
 mkdir -p "$(dirname "$out")"
 {
-	printf '{"test":"meta","kernel":"%s","cpus":%s,"smoke":%s,"secs":%s,"reps":%s,"warm":%s,' \
-		"$(uname -r)" "$(nproc)" $smoke "$secs" "$reps" "$warm"
+	printf '{"test":"meta","kernel":"%s","cpus":%s,"smoke":%s,"secs":%s,"reps":%s,"warm":%s,"families":[%s],' \
+		"$(uname -r)" "$(nproc)" $smoke "$secs" "$reps" "$warm" "${families// /,}"
 	# BENCH_ICOUNT: set by bench/run.sh (the QEMU -icount shift, 0 = none)
 	printf '"clock":"%s",' "$([ "${BENCH_ICOUNT:-0}" != 0 ] && echo "icount shift=$BENCH_ICOUNT" || echo wallclock)"
 	printf '"git":"%s","ko_md5":"%s","date":"%s"}\n' \
@@ -145,7 +151,7 @@ fi
 # median over the rounds.
 for ((rep = 1; rep <= reps; rep++)); do
 	echo "# round $rep of $reps ($((SECONDS - start)) s)" >&2
-	for fam in 4 6; do
+	for fam in $families; do
 		for size in 64 1400 16384 65487; do
 			fig udp-oneway $size 1 $fam
 			fig udpcp-noack $size 1 $fam
