@@ -79,22 +79,15 @@ if [ -n "$warn" ]; then
 fi
 
 # The next kernel compiles it too: module/compat.h holds the differences.
-# A configured source tree is enough to compile (modpost lacks symbols).
-next_tar=$(ls /usr/src/linux-source-6.12*.tar.xz 2>/dev/null | sort -V | tail -n1)
-if [ -n "$next_tar" ]; then
+# A configured source tree is enough to compile (modpost lacks symbols):
+# the one the patch series is applied to (tests/host/patches.sh), shared so
+# that it is unpacked and prepared once.
+if next_tar=$(scripts/series-tree.sh --tarball 2>/dev/null); then
 	next_ver=$(basename "$next_tar" .tar.xz)
-	ktree=$CACHE/next-kernel/$next_ver
-	if [ ! -e "$ktree/.udpcp-prepared" ]; then
-		rm -rf "$ktree"
-		mkdir -p "$CACHE/next-kernel"
-		tar -C "$CACHE/next-kernel" -xf "$next_tar"
-		(cd "$ktree" && make -s defconfig >/dev/null &&
-		 scripts/config -e IPV6 -m NET_UDP_TUNNEL -e NET_FOU -e MODULES \
-			-d DEBUG_INFO_BTF &&
-		 make -s olddefconfig >/dev/null && make -s -j"$(nproc)" modules_prepare) ||
-			{ echo "style: could not prepare $next_ver"; exit 1; }
-		touch "$ktree/.udpcp-prepared"
-	fi
+	ktree=$(scripts/series-tree.sh) || { echo "style: could not prepare $next_ver"; exit 1; }
+	# patches.sh changes the tree under this lock, and puts it back at its base
+	exec 8>"$ktree.lock"
+	flock 8
 	ndir=build/style-next
 	rm -rf "$ndir"
 	mkdir -p "$ndir"
@@ -107,6 +100,7 @@ if [ -n "$next_tar" ]; then
 		echo "style: the module does not compile cleanly against $next_ver"
 		status=1
 	fi
+	exec 8>&-
 else
 	echo "style: linux-source-6.12 missing (make deps): 6.12 compile check skipped"
 fi
