@@ -1,6 +1,6 @@
 #!/bin/bash
 # Lifecycle under load (a): sockets closed with messages in flight and
-# timers armed, 30 cycles (5 on the debug kernel).  Each cycle, in NS_A:
+# timers armed, 30 cycles (3 on the debug kernel).  Each cycle, in NS_A:
 # a sender closes right after queueing messages (syncing, first fragments
 # out) toward a receiver behind 30% netem loss; an IPv6 single-ack sender
 # of 60000-octet messages does the same; a sender to a dead port closes
@@ -13,7 +13,7 @@
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../fuzz/lib.sh"
 
-cycles=${FZ_CYCLES:-$(fz_count 30 5)}
+cycles=${FZ_CYCLES:-$(fz_count 30 3)}
 udpcp_load
 topo_pair
 fz_witness_start

@@ -1,6 +1,6 @@
 #!/bin/bash
 # Lifecycle under load (b): a namespace holding UDPCP sockets with traffic
-# running is deleted, 30 cycles (6 on the debug kernel, two of them with
+# running is deleted, 30 cycles (4 on the debug kernel, one of them with
 # a veth).  Each cycle a fresh namespace X gets receivers and senders
 # over loopback (IPv4 and IPv6, 1-, 3- and 22-fragment messages), a
 # netlink peer template, a sender to a dead port and, every third cycle,
@@ -21,7 +21,7 @@
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../fuzz/lib.sh"
 
-cycles=${FZ_CYCLES:-$(fz_count 30 6)}
+cycles=${FZ_CYCLES:-$(fz_count 30 4)}
 udpcp_load
 topo_pair
 fz_witness_start

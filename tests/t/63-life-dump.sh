@@ -1,6 +1,6 @@
 #!/bin/bash
 # Lifecycle under load (d): netlink dumps while peers come and go, 30
-# cycles (4 on the debug kernel).  In NS_A (peer expiry 1 s):
+# cycles (3 on the debug kernel).  In NS_A (peer expiry 1 s):
 #  - fzpeer churn (at least as many cycles, until the loop here is done):
 #    per cycle a new socket sends to 150 random ports (150 new
 #    peers, IPv4 and IPv6 in turn) and closes after 0-400 ms, taking its
@@ -18,7 +18,7 @@
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../fuzz/lib.sh"
 
-cycles=${FZ_CYCLES:-$(fz_count 30 4)}
+cycles=${FZ_CYCLES:-$(fz_count 30 3)}
 udpcp_load
 topo_pair
 fz_witness_start
