@@ -6,26 +6,31 @@
 #
 # The debug kernel is built first, alone, with every CPU (about 11 minutes
 # when it is not cached; nothing when it is): built beside a guest it took
-# twice as long and starved the guest's time limits.  Then the two suites
-# run side by side: each guest is one TCG thread, so on a machine with two
-# CPUs or more they share it without waiting on each other.  The debug
-# suite is the longer: when make check is done, its CPU runs the second
-# part of tests/debug/suite.list in a second debug guest (work directory
-# build/debug-2).  The first debug part's CPU then runs
-# tests/suite-6.12.list on Debian 12's 6.12 kernel (make all KVER=...,
-# then tests/check.sh: make check's style gate already built for 6.12),
-# in a copy of the tree (build/ci/tree-6.12), since building there
-# rebuilds module/ for 6.12 while the stock suite may still load it from
-# this one.  So both
-# CPUs end at about the same time (in CI of 12-06 the 6.12 run after the
-# second debug part kept one CPU busy 25 minutes longer than the other).
-# UDPCP_CI_SERIAL=1 runs them one after the other, in this tree.  Each
-# one's output goes to build/ci/<target>.log and is shown, whole, at the
-# end.
+# twice as long and starved the guest's time limits.  Then the suites run
+# on two lanes side by side: each guest is one TCG thread, so on a machine
+# with two CPUs or more they share it without waiting on each other.  One
+# lane starts with make check, the other with the first part of
+# tests/debug/suite.list; each then takes the next of the two later jobs
+# that the other has not taken, the longer first:
+#  - tests/suite-6.12.list on Debian 12's 6.12 kernel (make all KVER=...,
+#    then tests/check.sh: make check's style gate already built for 6.12),
+#    in a copy of the tree (build/ci/tree-6.12), since building there
+#    rebuilds module/ for 6.12 while the stock suite may still load it
+#    from this one;
+#  - the second part of suite.list in a second debug guest (work
+#    directory build/debug-2).
+# Which lane is done first depends on the machine: in rehearsals of 12-07
+# the debug part was on a slow one (2710 s against 3070 s for make check),
+# make check on a fast one (1620 s against 1130 s), where a fixed order
+# kept one lane 270 s longer than the other.
+# UDPCP_CI_SERIAL=1 runs everything one after the other, in this tree.
+# Each one's output goes to build/ci/<target>.log and is shown, whole, at
+# the end.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 mkdir -p build/ci
 rm -f build/ci/*.rc build/ci/*.head
+rm -rf build/ci/*.claim
 
 # Built once here: the two runs below would otherwise both build the
 # same programs at the same time.
@@ -88,6 +93,41 @@ tree_612() {
 		echo "$dst"
 }
 
+# run_job NAME: one of the later jobs; its exit status.
+run_job() {
+	local rc
+	case $1 in
+	check-6.12)
+		if tree=$(tree_612); then
+			check_612 "$tree"
+		else
+			echo "FAIL check-6.12 (could not copy the tree)" >build/ci/check-6.12.log
+			echo "0 passed, 1 failed" >>build/ci/check-6.12.log
+			false
+		fi
+		;;
+	check-debug-2)
+		UDPCP_DEBUG_WORK=$PWD/build/debug-2 UDPCP_SKIP_DEBUG_SELFTEST=1 \
+			make check-debug TESTS="${second[*]}" >build/ci/check-debug-2.log 2>&1
+		rc=$?
+		echo "=== make check-debug, second guest (exit $rc, after $((SECONDS - t0)) s)" \
+			>build/ci/check-debug-2.head
+		return $rc
+		;;
+	esac
+}
+
+# take_jobs: a lane that is done runs the later jobs that the other lane
+# has not taken (mkdir is the claim: one of two succeeds).
+take_jobs() {
+	local j
+	for j in "${later[@]}"; do
+		mkdir "build/ci/$j.claim" 2>/dev/null || continue
+		run_job "$j"
+		echo $? >"build/ci/$j.rc"
+	done
+}
+
 # watch_log NAME LOG: each test's line of LOG, as it comes, with the time
 # since the suites started, so that a run cut off still shows how far it
 # got.  The logs are shown whole at the end.
@@ -123,40 +163,35 @@ else
 	watch_log check-debug build/ci/check-debug.log
 	watch_log check-debug-2 build/ci/check-debug-2.log
 	watch_log check-6.12 build/ci/check-6.12.log
-	make check >build/ci/check.log 2>&1 &
+	# The longer first: 6.12's list took three times the second part.
+	later=(check-6.12)
+	[ ${#second[@]} -gt 0 ] && later+=(check-debug-2)
+	(
+		make check >build/ci/check.log 2>&1
+		rc=$?
+		echo $rc >build/ci/check.rc
+		echo "=== make check (exit $rc, after $((SECONDS - t0)) s)"
+		cat build/ci/check.log
+		take_jobs
+	) &
 	pid_check=$!
-	# One CPU: the first debug part, then the 6.12 run.
 	(
 		make check-debug TESTS="${first[*]}" >build/ci/check-debug.log 2>&1
 		echo $? >build/ci/check-debug.rc
 		echo "=== make check-debug (exit $(cat build/ci/check-debug.rc), after $((SECONDS - t0)) s)" \
 			>build/ci/check-debug.head
-		if tree=$(tree_612); then
-			check_612 "$tree"
-		else
-			echo "FAIL check-6.12 (could not copy the tree)" >build/ci/check-6.12.log
-			echo "0 passed, 1 failed" >>build/ci/check-6.12.log
-			false
-		fi
-		echo $? >build/ci/check-6.12.rc
+		take_jobs
 	) &
 	pid_debug=$!
-	# The other: make check, then the second debug part.
-	wait "$pid_check"
-	rc_check=$?
-	echo "=== make check (exit $rc_check, after $((SECONDS - t0)) s)"
-	cat build/ci/check.log
-	if [ ${#second[@]} -gt 0 ]; then
-		UDPCP_DEBUG_WORK=$PWD/build/debug-2 UDPCP_SKIP_DEBUG_SELFTEST=1 \
-			make check-debug TESTS="${second[*]}" >build/ci/check-debug-2.log 2>&1
-		rc_debug2=$?
-		echo "=== make check-debug, second guest (exit $rc_debug2, after $((SECONDS - t0)) s)"
-		cat build/ci/check-debug-2.log
-	fi
-	wait "$pid_debug"
+	wait "$pid_check" "$pid_debug"
 	kill "${watchers[@]}" 2>/dev/null
+	rc_check=$(cat build/ci/check.rc 2>/dev/null || echo 1)
 	rc_debug=$(cat build/ci/check-debug.rc 2>/dev/null || echo 1)
 	rc_612=$(cat build/ci/check-6.12.rc 2>/dev/null || echo 1)
+	if [ ${#second[@]} -gt 0 ]; then
+		rc_debug2=$(cat build/ci/check-debug-2.rc 2>/dev/null || echo 1)
+		cat build/ci/check-debug-2.head build/ci/check-debug-2.log 2>/dev/null
+	fi
 	cat build/ci/check-debug.head build/ci/check-debug.log
 	cat build/ci/check-6.12.head build/ci/check-6.12.log 2>/dev/null
 fi
