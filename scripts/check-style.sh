@@ -85,6 +85,8 @@ fi
 if next_tar=$(scripts/series-tree.sh --tarball 2>/dev/null); then
 	next_ver=$(basename "$next_tar" .tar.xz)
 	ktree=$(scripts/series-tree.sh) || { echo "style: could not prepare $next_ver"; exit 1; }
+	# where this check kept a 6.12 tree of its own before (about 2 GB)
+	rm -rf "$CACHE/next-kernel"
 	# patches.sh changes the tree under this lock, and puts it back at its base
 	exec 8>"$ktree.lock"
 	flock 8
